@@ -1,0 +1,18 @@
+/**
+ * Nest 12 is published as ES modules only, so Jest runs in its native ESM mode
+ * (`node --experimental-vm-modules`, see the `test` script) and ts-jest emits ESM.
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
+  },
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  setupFiles: ['<rootDir>/test/setup/environment.ts'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module.js';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
+import { SerializationModule } from './serialization/serialization.module.js';
+
+@Module({
+  imports: [ConfigModule, DatabaseModule, AuthModule, SerializationModule, SensorRecordModule],
+  providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+})
+export class AppModule {}

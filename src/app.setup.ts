@@ -1,0 +1,22 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { APP_CONFIG, AppConfig } from './config/app-config.js';
+
+/**
+ * Settings that Nest modules cannot express, shared by `main.ts` and the end-to-end tests so both
+ * serve the same application. Body parsing is per route (each feature module installs its own
+ * parser), which is why the application is created with `bodyParser: false`.
+ */
+export function configureApp(app: INestApplication): void {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
+  express.disable('x-powered-by');
+  if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
+  app.enableShutdownHooks();
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

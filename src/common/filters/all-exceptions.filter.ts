@@ -1,0 +1,115 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { ApiException } from '../errors/api-exception.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import { allowedMethods } from '../http/allowed-methods.js';
+
+interface ErrorAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** Seconds a client should wait before retrying when the database is away. */
+const DATABASE_RETRY_AFTER = '5';
+
+/**
+ * The one place that turns an error into a response: `{"message": …}` bodies (token-endpoint errors
+ * keep their RFC 6749 members), Drupal's texts for routing and body errors, 503 when the database
+ * is away, and a bare 500 for anything else — never a stack trace or SQL.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpErrors');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const answer = this.toAnswer(exception, request);
+    this.log(exception, answer, request);
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+    response.status(answer.status).json(answer.body);
+  }
+
+  private toAnswer(exception: unknown, request: Request): ErrorAnswer {
+    if (exception instanceof ApiException) {
+      return { status: exception.getStatus(), body: exception.getResponse() as Record<string, unknown>, headers: exception.headers };
+    }
+    if (exception instanceof NotFoundException && isUnmatchedRoute(exception)) {
+      return this.unmatchedRoute(request);
+    }
+    if (exception instanceof HttpException) {
+      return fromBodyParser(exception) ?? fromHttpException(exception);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { message: 'The database is temporarily unavailable; nothing was stored. Please retry.' },
+        headers: { 'Retry-After': DATABASE_RETRY_AFTER },
+      };
+    }
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { message: 'Internal server error' } };
+  }
+
+  private unmatchedRoute(request: Request): ErrorAnswer {
+    const path = request.path;
+    const route = `${request.method} ${path}`;
+    const allow = allowedMethods(this.adapterHost.httpAdapter.getInstance(), path);
+    if (allow.length > 0) {
+      return {
+        status: HttpStatus.METHOD_NOT_ALLOWED,
+        body: { message: `No route found for "${route}": Method Not Allowed (Allow: ${allow.join(', ')})` },
+        headers: { Allow: allow.join(', ') },
+      };
+    }
+    return { status: HttpStatus.NOT_FOUND, body: { message: `No route found for "${route}"` } };
+  }
+
+  private log(exception: unknown, answer: ErrorAnswer, request: Request): void {
+    const context = `${request.method} ${request.originalUrl} -> ${answer.status}`;
+    if (answer.status >= 500) {
+      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      this.logger.error(`${context} request_id=${String(request.headers['x-request-id'] ?? '-')}: ${detail}`);
+    } else {
+      this.logger.debug(`${context}: ${String(answer.body.message ?? answer.body.error ?? '')}`);
+    }
+  }
+}
+
+function isUnmatchedRoute(exception: NotFoundException): boolean {
+  return /^Cannot [A-Z]+ /.test(exception.message);
+}
+
+/** Errors raised by Express' body parsers, which Nest wraps with the original as `cause`. */
+function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
+  const type = (exception.cause as { type?: unknown } | undefined)?.type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { message: 'Syntax error' } };
+    case 'entity.too.large':
+      return { status: HttpStatus.PAYLOAD_TOO_LARGE, body: { message: 'Request body is larger than the 64 KiB limit.' } };
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, body: { message: exception.message } };
+    case 'request.aborted':
+      return { status: HttpStatus.BAD_REQUEST, body: { message: 'Request aborted' } };
+    default:
+      return undefined;
+  }
+}
+
+function fromHttpException(exception: HttpException): ErrorAnswer {
+  const status = exception.getStatus();
+  const body = exception.getResponse();
+  if (typeof body === 'string') return { status, body: { message: body } };
+  const message = (body as { message?: unknown }).message;
+  const text = Array.isArray(message) ? message.join('\n') : typeof message === 'string' ? message : exception.message;
+  return { status, body: { message: text } };
+}

@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+
+    expect(config.port).toBe(3000);
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.database).toEqual({ type: 'sqlite', path: './data/sensor-records.sqlite', migrationsRun: true });
+    expect(config.siteTimezone).toBe('Pacific/Auckland');
+    expect(config.tokens.accessTokenTtl).toBe(300);
+    expect(config.tokens.refreshTokenTtl).toBe(1209600);
+  });
+
+  it('derives the base address from PORT and strips a trailing slash from BASE_URL', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ BASE_URL: 'https://traps.example.org/' }).baseUrl).toBe('https://traps.example.org');
+  });
+
+  it('reads a MySQL address and the migration switch', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test', DB_MIGRATIONS_RUN: 'false' });
+
+    expect(config.database).toEqual({
+      type: 'mysql',
+      url: 'mysql://root@127.0.0.1:3306/test',
+      migrationsRun: false,
+      poolSize: 10,
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['DATABASE_URL', 'postgres://x', /DATABASE_URL/],
+    ['SITE_TIMEZONE', 'Mars/Olympus', /SITE_TIMEZONE/],
+    ['ACCESS_TOKEN_TTL', '0', /ACCESS_TOKEN_TTL/],
+    ['DB_MIGRATIONS_RUN', 'perhaps', /DB_MIGRATIONS_RUN/],
+    ['BASE_URL', 'ftp://host', /BASE_URL/],
+  ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(pattern);
+  });
+});

@@ -1,0 +1,82 @@
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validateSync } from 'class-validator';
+import { EnvironmentVariables } from './environment-variables.js';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string; migrationsRun: boolean }
+  | { type: 'mysql'; url: string; migrationsRun: boolean; poolSize: number };
+
+export interface AppConfig {
+  environment: 'development' | 'production' | 'test';
+  port: number;
+  /** Public address of the service, without a trailing slash: HAL links and the type href use it. */
+  baseUrl: string;
+  database: DatabaseConfig;
+  siteTimezone: string;
+  tokens: {
+    accessTokenTtl: number;
+    refreshTokenTtl: number;
+    privateKey?: string;
+    publicKey?: string;
+    keyDirectory: string;
+  };
+  loginLimits: {
+    perUsername: { limit: number; windowSeconds: number };
+    perAddress: { limit: number; windowSeconds: number };
+  };
+  trustProxy?: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; the message names the first offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const vars = plainToInstance(EnvironmentVariables, present, { exposeDefaultValues: true });
+  const errors = validateSync(vars, { skipMissingProperties: false });
+  if (errors.length > 0) throw new ConfigError(`Invalid configuration: ${describe(errors[0])}`);
+
+  const port = vars.PORT;
+  return {
+    environment: vars.NODE_ENV as AppConfig['environment'],
+    port,
+    baseUrl: (vars.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    database: databaseConfig(vars),
+    siteTimezone: vars.SITE_TIMEZONE,
+    tokens: {
+      accessTokenTtl: vars.ACCESS_TOKEN_TTL,
+      refreshTokenTtl: vars.REFRESH_TOKEN_TTL,
+      privateKey: vars.OAUTH_PRIVATE_KEY,
+      publicKey: vars.OAUTH_PUBLIC_KEY,
+      keyDirectory: vars.OAUTH_KEY_DIR,
+    },
+    loginLimits: {
+      perUsername: { limit: vars.LOGIN_FAILURES_PER_USERNAME, windowSeconds: vars.LOGIN_FAILURE_USERNAME_WINDOW },
+      perAddress: { limit: vars.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: vars.LOGIN_FAILURE_ADDRESS_WINDOW },
+    },
+    trustProxy: vars.TRUST_PROXY,
+    logLevel: vars.LOG_LEVEL,
+  };
+}
+
+function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
+  const url = vars.DATABASE_URL;
+  if (url.startsWith('sqlite:')) {
+    return { type: 'sqlite', path: url.slice('sqlite:'.length), migrationsRun: vars.DB_MIGRATIONS_RUN };
+  }
+  try {
+    new URL(url);
+  } catch {
+    throw new ConfigError('Invalid configuration: DATABASE_URL is not a valid mysql:// address');
+  }
+  return { type: 'mysql', url, migrationsRun: vars.DB_MIGRATIONS_RUN, poolSize: vars.DB_POOL_SIZE };
+}
+
+function describe(error: ValidationError): string {
+  const reasons = Object.values(error.constraints ?? {});
+  const value = error.value === undefined ? '' : ` (got ${JSON.stringify(String(error.value))})`;
+  return `${reasons[0] ?? `${error.property} is invalid`}${value}`;
+}

@@ -1,0 +1,92 @@
+import 'reflect-metadata';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
+import { IsTimeZoneName } from './is-time-zone-name.validator.js';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? ({ true: true, '1': true, false: false, '0': false } as Record<string, boolean>)[value.toLowerCase()] ?? value : value;
+
+/**
+ * Every environment variable the service reads, with its default. Validated once at start-up
+ * (see `loadConfig`); nothing else reads `process.env`.
+ */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number = 3000;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'BASE_URL must be an http(s) address without query or fragment' })
+  BASE_URL?: string;
+
+  @Matches(/^(sqlite:.+|mysql:\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db',
+  })
+  DATABASE_URL: string = 'sqlite:./data/sensor-records.sqlite';
+
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'DB_MIGRATIONS_RUN must be true or false' })
+  DB_MIGRATIONS_RUN: boolean = true;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_POOL_SIZE: number = 10;
+
+  @Validate(IsTimeZoneName)
+  SITE_TIMEZONE: string = 'Pacific/Auckland';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  ACCESS_TOKEN_TTL: number = 300;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  REFRESH_TOKEN_TTL: number = 1209600;
+
+  @IsOptional()
+  @IsString()
+  OAUTH_PRIVATE_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  OAUTH_PUBLIC_KEY?: string;
+
+  @IsString()
+  OAUTH_KEY_DIR: string = './data/keys';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURES_PER_USERNAME: number = 5;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURE_USERNAME_WINDOW: number = 21600;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURES_PER_ADDRESS: number = 50;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURE_ADDRESS_WINDOW: number = 3600;
+
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}

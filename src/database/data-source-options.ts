@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions, LogLevel } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { entities } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+/**
+ * The one definition of how the service reaches its database, shared by the application, the admin
+ * command line and the TypeORM CLI (`ormconfig.ts`). The schema belongs to the migrations: never
+ * `synchronize`.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities,
+    migrations,
+    // Read by initializeDataSource(), which applies them under a lock rather than letting TypeORM race.
+    migrationsRun: database.migrationsRun,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    logging: ['error'] satisfies LogLevel[],
+  };
+  if (database.type === 'sqlite') {
+    if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      enableWAL: database.path !== ':memory:',
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        db.pragma('busy_timeout = 5000');
+        db.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: database.url,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    poolSize: database.poolSize,
+    extra: { connectTimeout: 5000, enableKeepAlive: true },
+  };
+}

@@ -1,0 +1,51 @@
+/** A user as node references name it: `uid`, `revision_uid`. */
+export interface UserReference {
+  uid: number;
+  uuid: string;
+}
+
+/**
+ * A stored sensor report with its node and revision metadata: what the SensorRecord module
+ * produces and the Serialization module renders (json, hal_json, xml). Decimals are already in
+ * their shortest text form (`"3.6"`, `"21"`); instants are `Date`s, rendered per format.
+ */
+export interface SensorReportModel {
+  nid: number;
+  uuid: string;
+  vid: number;
+  langcode: string;
+  /** UUID of the `sensor_report` bundle: one per installation, the same on every record. */
+  bundleUuid: string;
+  revisionTimestamp: Date;
+  revisionUser: UserReference;
+  revisionLog: string | null;
+  status: boolean;
+  owner: UserReference;
+  title: string;
+  created: Date;
+  changed: Date;
+  promote: boolean;
+  sticky: boolean;
+  defaultLangcode: boolean;
+  revisionTranslationAffected: boolean;
+  path: { alias: string | null; pid: number | null; langcode: string };
+  fields: SensorReportFields;
+}
+
+export interface SensorReportFields {
+  batteryVoltage: string | null;
+  counter: number | null;
+  data: string | null;
+  /** The device's `metadata.time` as an instant; rendered in the site time zone. */
+  date: Date;
+  event: string;
+  gateway: string | null;
+  network: string | null;
+  rssi: number | null;
+  sensorId: string;
+  sequence: number | null;
+  snr: string | null;
+  status: string | null;
+  tiltSensor: string | null;
+  timeout: number;
+}

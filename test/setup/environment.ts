@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+// Each test file starts from the same environment: an in-memory SQLite database of its own unless
+// DATABASE_URL names another (as `npm run test:mysql` does).
+process.env.NODE_ENV = 'test';
+process.env.DATABASE_URL ??= 'sqlite::memory:';

@@ -1,0 +1,39 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+/**
+ * Runs once before all suites. Gives every suite one signing key pair (generating 2048-bit keys per
+ * suite would dominate the run time) and, for a MySQL run, creates the test database — after
+ * refusing any database whose name does not say it is for tests.
+ */
+export default async function globalSetup(): Promise<void> {
+  process.env.NODE_ENV = 'test';
+  if (!process.env.OAUTH_PRIVATE_KEY) {
+    const directory = mkdtempSync(join(tmpdir(), 'sensor-records-test-keys-'));
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(directory, 'private.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(directory, 'public.key'), publicKey.export({ type: 'spki', format: 'pem' }));
+    process.env.OAUTH_PRIVATE_KEY = join(directory, 'private.key');
+    process.env.OAUTH_PUBLIC_KEY = join(directory, 'public.key');
+  }
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl?.startsWith('mysql://')) await createMysqlTestDatabase(databaseUrl);
+}
+
+async function createMysqlTestDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/test/i.test(name)) {
+    throw new Error(`Refusing to run the test suites against "${name}": its name must contain "test".`);
+  }
+  url.pathname = '/';
+  const connection = await createConnection({ uri: url.toString(), connectTimeout: 5000 });
+  try {
+    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await connection.end();
+  }
+}

@@ -1,0 +1,38 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+
+export interface TestApp {
+  app: INestApplication;
+  dataSource: DataSource;
+  /** Empties every table the service writes, for a fresh start between tests on a shared database. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the real application, as `main.ts` does, on the database named by DATABASE_URL. */
+export async function createTestApp(): Promise<TestApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
+  configureApp(app);
+  await app.init();
+  const dataSource = app.get(DataSource);
+  return {
+    app,
+    dataSource,
+    reset: () => resetTables(dataSource),
+    close: () => app.close(),
+  };
+}
+
+async function resetTables(dataSource: DataSource): Promise<void> {
+  const tables = dataSource.entityMetadatas.map((metadata) => metadata.tableName);
+  const mysql = dataSource.options.type === 'mysql';
+  await dataSource.transaction(async (manager) => {
+    if (mysql) await manager.query('SET FOREIGN_KEY_CHECKS = 0');
+    for (const table of tables) await manager.query(`DELETE FROM ${dataSource.driver.escape(table)}`);
+    if (mysql) await manager.query('SET FOREIGN_KEY_CHECKS = 1');
+  });
+}
