@@ -4,11 +4,12 @@ import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
 import { SerializationModule } from './serialization/serialization.module.js';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, AuthModule, SerializationModule, SensorRecordModule],
+  imports: [ConfigModule, DatabaseModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
 })
 export class AppModule {}

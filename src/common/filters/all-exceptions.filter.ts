@@ -72,13 +72,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return { status: HttpStatus.NOT_FOUND, body: { message: `No route found for "${route}"` } };
   }
 
+  /** Bugs are logged with their stack; deliberate answers and database outages by their message only. */
   private log(exception: unknown, answer: ErrorAnswer, request: Request): void {
-    const context = `${request.method} ${request.originalUrl} -> ${answer.status}`;
-    if (answer.status >= 500) {
-      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-      this.logger.error(`${context} request_id=${String(request.headers['x-request-id'] ?? '-')}: ${detail}`);
-    } else {
+    const context = `${request.method} ${request.originalUrl} -> ${answer.status} request_id=${String(request.headers['x-request-id'] ?? '-')}`;
+    const message = exception instanceof Error ? exception.message : String(exception);
+    if (answer.status < 500) {
       this.logger.debug(`${context}: ${String(answer.body.message ?? answer.body.error ?? '')}`);
+    } else if (exception instanceof HttpException || answer.status === HttpStatus.SERVICE_UNAVAILABLE) {
+      this.logger.warn(`${context}: ${message}`);
+    } else {
+      this.logger.error(`${context}: ${exception instanceof Error ? (exception.stack ?? message) : message}`);
     }
   }
 }

@@ -1,0 +1,37 @@
+import { Controller, Get, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ApiException } from '../common/errors/api-exception.js';
+
+/** How long the readiness probe waits for the database before calling it down. */
+const DATABASE_PING_TIMEOUT_MS = 1500;
+
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  /** Liveness: the process answers. Checks nothing else, so a database outage never gets it restarted. */
+  @Get()
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: the database answers a query within a short timeout. */
+  @Get('ready')
+  @HealthCheck()
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS })]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const result = error.getResponse() as HealthCheckResult;
+      const down = Object.keys(result.error ?? {});
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, {
+        message: `Not ready: ${down.join(', ') || 'a dependency'} is down.`,
+        ...result,
+      });
+    }
+  }
+}
