@@ -5,11 +5,12 @@ import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { LoggingModule } from './logging/logging.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
 import { SerializationModule } from './serialization/serialization.module.js';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
 })
 export class AppModule {}

@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 
 /**
@@ -9,6 +11,8 @@ import { APP_CONFIG, AppConfig } from './config/app-config.js';
  */
 export function configureApp(app: INestApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
+  app.useLogger(app.get(Logger));
+  app.use(helmet());
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));

@@ -15,7 +15,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule, { bodyParser: false });
+  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true });
   configureApp(app);
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);

@@ -17,4 +17,27 @@ describe('Routing errors', () => {
 
     expect(response.body).toEqual({ message: 'No route found for "GET /no/such/route"' });
   });
+
+  it('answers a known path with the wrong method with 405, naming the allowed methods', async () => {
+    const response = await request(testApp.app.getHttpServer()).delete('/health').expect(405);
+
+    expect(response.headers.allow).toBe('GET');
+    expect(response.body).toEqual({ message: 'No route found for "DELETE /health": Method Not Allowed (Allow: GET)' });
+  });
+
+  it('echoes a request id, generating one when none is sent', async () => {
+    const sent = await request(testApp.app.getHttpServer()).get('/health').set('X-Request-Id', 'abc-123').expect(200);
+    const generated = await request(testApp.app.getHttpServer()).get('/health').expect(200);
+
+    expect(sent.headers['x-request-id']).toBe('abc-123');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends security headers on every response', async () => {
+    const response = await request(testApp.app.getHttpServer()).get('/no/such/route').expect(404);
+
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
 });

@@ -3,3 +3,4 @@ import 'reflect-metadata';
 // DATABASE_URL names another (as `npm run test:mysql` does).
 process.env.NODE_ENV = 'test';
 process.env.DATABASE_URL ??= 'sqlite::memory:';
+process.env.LOG_LEVEL ??= 'silent';

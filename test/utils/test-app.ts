@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
@@ -12,10 +12,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Replace providers (e.g. the log destination) before the application is built. */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
 /** Builds the real application, as `main.ts` does, on the database named by DATABASE_URL. */
-export async function createTestApp(): Promise<TestApp> {
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const builder = Test.createTestingModule({ imports: [AppModule] });
+  const moduleRef = await (options.override?.(builder) ?? builder).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureApp(app);
   await app.init();
   const dataSource = app.get(DataSource);

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Options } from 'pino-http';
+import type { AppConfig } from '../config/app-config.js';
+import { readLogContext } from './log-context.js';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * One JSON line per request: id, method, route, status, duration, and the caller/device when known.
+ * Serializers list what is logged rather than redacting what is not, so headers (Authorization),
+ * bodies (passwords, client secrets) and tokens can never reach a log line.
+ */
+export function httpLoggerOptions(config: AppConfig): Options {
+  return {
+    level: config.logLevel,
+    genReqId: (request: IncomingMessage, response: ServerResponse) => {
+      const sent = request.headers['x-request-id'];
+      const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+      response.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    serializers: {
+      req: (request: { id: string; method: string; url: string }) => ({ method: request.method, path: request.url.split('?')[0] }),
+      res: (response: { statusCode: number }) => ({ status: response.statusCode }),
+      err: (error: Error) => ({ type: error.name, message: error.message }),
+    },
+    customProps: (request, response) => {
+      const { route, user } = request as IncomingMessage & { route?: { path?: string }; user?: { uid?: number } };
+      return { route: route?.path, uid: user?.uid, ...readLogContext(response) };
+    },
+    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info'),
+    customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,
+    customErrorMessage: (request, response) => `${request.method} ${response.statusCode}`,
+    transport: config.environment === 'development' && prettyAvailable() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+  };
+}
+
+function prettyAvailable(): boolean {
+  try {
+    import.meta.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
