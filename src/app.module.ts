@@ -6,11 +6,12 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
 import { SerializationModule } from './serialization/serialization.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
 })
 export class AppModule {}

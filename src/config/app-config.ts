@@ -28,6 +28,8 @@ export interface AppConfig {
   };
   trustProxy?: string;
   logLevel: string;
+  /** Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own. */
+  metrics: { enabled: boolean; port?: number };
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
+    metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
 import type { AppConfig } from '../config/app-config.js';
+import { routePattern } from '../common/http/route-pattern.js';
 import { readLogContext } from './log-context.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -27,8 +28,8 @@ export function httpLoggerOptions(config: AppConfig): Options {
       err: (error: Error) => ({ type: error.name, message: error.message }),
     },
     customProps: (request, response) => {
-      const { route, user } = request as IncomingMessage & { route?: { path?: string }; user?: { uid?: number } };
-      return { route: route?.path, uid: user?.uid, ...readLogContext(response) };
+      const { user } = request as IncomingMessage & { user?: { uid?: number } };
+      return { route: routePattern(request), uid: user?.uid, ...readLogContext(response) };
     },
     customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info'),
     customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,

@@ -1,0 +1,22 @@
+import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiException } from '../common/errors/api-exception.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { MetricsService } from './metrics.service.js';
+
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async scrape(@Res() response: Response): Promise<void> {
+    // Switched off, or served on a port of its own: this address then does not exist.
+    if (!this.config.metrics.enabled || this.config.metrics.port !== undefined) {
+      throw new ApiException(HttpStatus.NOT_FOUND, 'No route found for "GET /metrics"');
+    }
+    response.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+  }
+}

@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { databasePoolUsage } from './database-pool-usage.js';
+
+export type GrantOutcome = 'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'error';
+
+/**
+ * The service's Prometheus metrics. One registry per application instance (not prom-client's global
+ * one), so several applications in one process — as in the tests — never collide.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  private readonly recordsCreated = new Counter({
+    name: 'sensor_records_created_total',
+    help: 'Sensor records stored, by field_event.',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly tokenGrants = new Counter({
+    name: 'oauth_token_grants_total',
+    help: 'Token endpoint answers, by grant type and outcome.',
+    labelNames: ['grant_type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database connections by state (in_use, idle) and the configured maximum (max).',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const usage = databasePoolUsage(dataSource);
+        this.set({ state: 'in_use' }, usage.inUse);
+        this.set({ state: 'idle' }, usage.idle);
+        this.set({ state: 'max' }, poolSize);
+      },
+    });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.requests.inc(labels);
+    this.requestDuration.observe(labels, seconds);
+  }
+
+  recordCreated(event: string): void {
+    this.recordsCreated.inc({ event });
+  }
+
+  tokenGrant(grantType: string, outcome: GrantOutcome): void {
+    this.tokenGrants.inc({ grant_type: grantType, outcome });
+  }
+}

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { createTestApp, TestApp } from './utils/test-app.js';
+
+describe('Prometheus metrics', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('serves the Prometheus text format with request counts by route and status', async () => {
+    await request(testApp.app.getHttpServer()).get('/health').expect(200);
+    await request(testApp.app.getHttpServer()).get('/nowhere').expect(404);
+
+    const response = await request(testApp.app.getHttpServer()).get('/metrics').expect(200);
+
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(response.text).toMatch(/http_requests_total\{method="GET",route="\/health",status="200"\} 1/);
+    expect(response.text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
+    expect(response.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/health",status="200"\}/);
+    expect(response.text).toMatch(/db_pool_connections\{state="max"\} \d+/);
+    expect(response.text).toContain('# TYPE sensor_records_created_total counter');
+    expect(response.text).toContain('# TYPE oauth_token_grants_total counter');
+  });
+});
+
+describe('Prometheus metrics, configured away', () => {
+  const saved = { ...process.env };
+
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('is absent when switched off', async () => {
+    process.env.METRICS_ENABLED = 'false';
+    const testApp = await createTestApp();
+
+    const response = await request(testApp.app.getHttpServer()).get('/metrics').expect(404);
+
+    expect(response.body).toEqual({ message: 'No route found for "GET /metrics"' });
+    await testApp.close();
+  });
+
+  it('moves to a port of its own when METRICS_PORT is set', async () => {
+    process.env.METRICS_PORT = '39123';
+    const testApp = await createTestApp();
+
+    await request(testApp.app.getHttpServer()).get('/metrics').expect(404);
+    const scrape = await fetch('http://127.0.0.1:39123/metrics');
+
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('# TYPE http_requests_total counter');
+    await testApp.close();
+  });
+});
