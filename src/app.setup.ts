@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
+import { setupOpenApi } from './openapi/openapi.setup.js';
 
 /**
  * Settings that Nest modules cannot express, shared by `main.ts` and the end-to-end tests so both
@@ -16,6 +17,7 @@ export function configureApp(app: INestApplication): void {
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
+  setupOpenApi(app, config);
   app.enableShutdownHooks();
 }
 

@@ -1,4 +1,42 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { urlencoded } from 'express';
+import { authEntities } from './auth.entities.js';
+import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
+import { BearerStrategy } from './bearer/bearer.strategy.js';
+import { TokenStateService } from './bearer/token-state.service.js';
+import { ClientsService } from './clients/clients.service.js';
+import { SessionTokenController } from './session/session-token.controller.js';
+import { LoginFloodService } from './token-endpoint/login-flood.service.js';
+import { TOKEN_PATH, TokenController } from './token-endpoint/token.controller.js';
+import { TokenGrantsService } from './token-endpoint/token-grants.service.js';
+import { AccessTokensService } from './tokens/access-tokens.service.js';
+import { RefreshTokensService } from './tokens/refresh-tokens.service.js';
+import { SigningKeysService } from './tokens/signing-keys.service.js';
+import { PasswordHasher } from './users/password-hasher.js';
+import { UsersService } from './users/users.service.js';
 
-@Module({})
-export class AuthModule {}
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature(authEntities)],
+  controllers: [TokenController, SessionTokenController],
+  providers: [
+    PasswordHasher,
+    UsersService,
+    ClientsService,
+    SigningKeysService,
+    AccessTokensService,
+    RefreshTokensService,
+    LoginFloodService,
+    TokenGrantsService,
+    TokenStateService,
+    BearerStrategy,
+    BearerAuthGuard,
+  ],
+  exports: [BearerAuthGuard, BearerStrategy, UsersService, ClientsService, AccessTokensService, TokenStateService],
+})
+export class AuthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(urlencoded({ extended: false, limit: '64kb' })).forRoutes({ path: TOKEN_PATH, method: RequestMethod.POST });
+  }
+}

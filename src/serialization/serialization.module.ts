@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { SerializationService } from './serialization.service.js';
 
-@Module({})
+@Module({
+  providers: [SerializationService],
+  exports: [SerializationService],
+})
 export class SerializationModule {}

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
@@ -15,11 +15,13 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Replace providers (e.g. the log destination) before the application is built. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Test-only controllers mounted beside the application (e.g. a route behind the bearer guard). */
+  controllers?: ModuleMetadata['controllers'];
 }
 
 /** Builds the real application, as `main.ts` does, on the database named by DATABASE_URL. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const builder = Test.createTestingModule({ imports: [AppModule] });
+  const builder = Test.createTestingModule({ imports: [AppModule], controllers: options.controllers });
   const moduleRef = await (options.override?.(builder) ?? builder).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureApp(app);

@@ -1,0 +1,10 @@
+export interface AuthenticatedOptions {
+  /** Also require the user's permission to create sensor records. */
+  requireIngest?: boolean;
+  /** The 403 text; defaults to the sensor-report create message. */
+  deniedMessage?: string;
+}
+
+export const AUTHENTICATED_OPTIONS = Symbol('AUTHENTICATED_OPTIONS');
+
+export const DEFAULT_DENIED_MESSAGE = 'You are not authorized to create this node entity of bundle sensor_report.';

@@ -1,0 +1,58 @@
+import { jest } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { AccessTokenEntity } from '../tokens/access-token.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+import { TOKEN_STATE_CACHE_MS, TokenStateService } from './token-state.service.js';
+
+const claims = Object.freeze({ jti: 'a'.repeat(64), uid: 7, clientId: 'client-1' });
+const tokenRow = (revoked = false) => ({ jti: claims.jti, uid: 7, clientId: 'client-1', revoked });
+const userRow = (status = true) => ({ uid: 7, uuid: 'uuid-7', name: 'gateway', status, mayCreateSensorRecords: true });
+
+describe(TokenStateService.name, () => {
+  let sut: TokenStateService;
+  let findToken: jest.Mock<(where: object) => Promise<unknown>>;
+  let findUser: jest.Mock<(where: object) => Promise<unknown>>;
+
+  beforeEach(() => {
+    findToken = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(tokenRow());
+    findUser = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(userRow());
+    const dataSource = {
+      getRepository: (entity: unknown) => ({ findOneBy: entity === AccessTokenEntity ? findToken : entity === UserEntity ? findUser : undefined }),
+    } as unknown as DataSource;
+    sut = new TokenStateService(dataSource);
+  });
+
+  it('resolves an issued token of an active user to that user', async () => {
+    await expect(sut.resolve(claims, 0)).resolves.toEqual({
+      uid: 7,
+      uuid: 'uuid-7',
+      name: 'gateway',
+      clientId: 'client-1',
+      mayCreateSensorRecords: true,
+    });
+    expect(findToken).toHaveBeenCalledWith({ jti: claims.jti });
+  });
+
+  it.each([
+    ['the token is unknown', () => findToken.mockResolvedValue(null)],
+    ['the token family is revoked', () => findToken.mockResolvedValue(tokenRow(true))],
+    ['the token belongs to another user', () => findToken.mockResolvedValue({ ...tokenRow(), uid: 8 })],
+    ['the token belongs to another client', () => findToken.mockResolvedValue({ ...tokenRow(), clientId: 'client-2' })],
+    ['the user is gone', () => findUser.mockResolvedValue(null)],
+    ['the user is blocked', () => findUser.mockResolvedValue(userRow(false))],
+  ])('resolves to null when %s', async (_case, arrange) => {
+    arrange();
+
+    await expect(sut.resolve(claims, 0)).resolves.toBeNull();
+  });
+
+  it('reuses the answer for less than 5 seconds, then asks the database again', async () => {
+    await sut.resolve(claims, 0);
+    findUser.mockResolvedValue(userRow(false));
+
+    await expect(sut.resolve(claims, TOKEN_STATE_CACHE_MS - 1)).resolves.not.toBeNull();
+    await expect(sut.resolve(claims, TOKEN_STATE_CACHE_MS)).resolves.toBeNull();
+    expect(TOKEN_STATE_CACHE_MS).toBeLessThanOrEqual(5000);
+    expect(findToken).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { AccessTokenClaims } from '../tokens/access-tokens.service.js';
+import { AccessTokenEntity } from '../tokens/access-token.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+
+/**
+ * How long one token's database answer is reused. Blocking a user or revoking a family must reach
+ * submissions within 5 seconds (decisions §7); everything else is read from the shared database.
+ */
+export const TOKEN_STATE_CACHE_MS = 4000;
+const MAX_CACHED_TOKENS = 10_000;
+
+interface CachedState {
+  user: AuthenticatedUser | null;
+  until: number;
+}
+
+/** Resolves a verified token to its still-active user, or null when the token or user is no longer good. */
+@Injectable()
+export class TokenStateService {
+  private readonly cache = new Map<string, CachedState>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async resolve(claims: AccessTokenClaims, now = Date.now()): Promise<AuthenticatedUser | null> {
+    const cached = this.cache.get(claims.jti);
+    if (cached && cached.until > now) return cached.user;
+    const user = await this.load(claims);
+    this.cache.delete(claims.jti);
+    if (this.cache.size >= MAX_CACHED_TOKENS) this.evict(now);
+    this.cache.set(claims.jti, { user, until: now + TOKEN_STATE_CACHE_MS });
+    return user;
+  }
+
+  private async load(claims: AccessTokenClaims): Promise<AuthenticatedUser | null> {
+    const token = await this.dataSource.getRepository(AccessTokenEntity).findOneBy({ jti: claims.jti });
+    if (!token || token.revoked || token.uid !== claims.uid || token.clientId !== claims.clientId) return null;
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ uid: claims.uid });
+    if (!user?.status) return null;
+    return {
+      uid: user.uid,
+      uuid: user.uuid,
+      name: user.name,
+      clientId: claims.clientId,
+      mayCreateSensorRecords: user.mayCreateSensorRecords,
+    };
+  }
+
+  private evict(now: number): void {
+    for (const [jti, state] of this.cache) if (state.until <= now) this.cache.delete(jti);
+    // Still full of live entries: drop the oldest (Map iteration follows insertion order).
+    for (const jti of this.cache.keys()) {
+      if (this.cache.size < MAX_CACHED_TOKENS) break;
+      this.cache.delete(jti);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { ApiException } from '../../common/errors/api-exception.js';
+
+/**
+ * RFC 6749 §5.2 error answers with league/oauth2-server's texts; `message` repeats
+ * `error_description` as league's (and Drupal simple_oauth's) answers do.
+ */
+function oauthError(status: number, error: string, description: string, hint?: string, headers?: Record<string, string>) {
+  const body = { error, error_description: description, ...(hint === undefined ? {} : { hint }), message: description };
+  return new ApiException(status, body, headers);
+}
+
+export const OAuthErrors = {
+  invalidRequest: (parameter: string, hint = `Check the \`${parameter}\` parameter`) =>
+    oauthError(
+      400,
+      'invalid_request',
+      'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+      hint,
+    ),
+  invalidClient: (usedBasicAuth: boolean) =>
+    oauthError(401, 'invalid_client', 'Client authentication failed', undefined, usedBasicAuth ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {}),
+  invalidCredentials: () => oauthError(400, 'invalid_grant', 'The user credentials were incorrect.'),
+  invalidRefreshToken: (hint: string) => oauthError(400, 'invalid_grant', 'The refresh token is invalid.', hint),
+  unsupportedGrantType: () =>
+    oauthError(
+      400,
+      'unsupported_grant_type',
+      'The authorization grant type is not supported by the authorization server.',
+      'Check that all required parameters have been provided',
+    ),
+  tooManyAttempts: (description: string, retryAfterSeconds: number) =>
+    oauthError(429, 'too_many_requests', description, undefined, { 'Retry-After': String(retryAfterSeconds) }),
+};

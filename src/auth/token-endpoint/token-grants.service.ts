@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, LessThan } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { ClientsService } from '../clients/clients.service.js';
+import { AccessTokenEntity } from '../tokens/access-token.entity.js';
+import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
+import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
+import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
+import { runInTransaction } from '../tokens/run-in-transaction.js';
+import { revokeFamily } from '../tokens/token-family.js';
+import { UsersService } from '../users/users.service.js';
+import { LoginFloodService } from './login-flood.service.js';
+import { OAuthErrors } from './oauth-errors.js';
+import type { TokenRequest } from './token-request.js';
+import type { TokenResponse } from './token-response.js';
+
+type RefreshOutcome = { pair: TokenResponse } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
+
+/** Housekeeping runs on about one password grant in this many. */
+const PRUNE_EVERY = 20;
+
+/** The password and refresh_token grants of the token endpoint (decisions §7). */
+@Injectable()
+export class TokenGrantsService {
+  private readonly logger = new Logger('OAuth');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly clients: ClientsService,
+    private readonly users: UsersService,
+    private readonly accessTokens: AccessTokensService,
+    private readonly refreshTokens: RefreshTokensService,
+    private readonly flood: LoginFloodService,
+  ) {}
+
+  async grant(request: TokenRequest): Promise<TokenResponse> {
+    const grantType = request.optional('grant_type');
+    if (grantType !== 'password' && grantType !== 'refresh_token') throw OAuthErrors.unsupportedGrantType();
+    const { clientId, clientSecret } = request.clientCredentials();
+    const client = await this.clients.authenticate(clientId, clientSecret);
+    if (!client) throw OAuthErrors.invalidClient(request.usedBasicAuth);
+    return grantType === 'password' ? this.passwordGrant(request, client.clientId) : this.refreshGrant(request, client.clientId);
+  }
+
+  private async passwordGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
+    const username = request.required('username');
+    const password = request.required('password');
+    await this.flood.assertAllowed(username, request.clientAddress);
+    const user = await this.users.verifyCredentials(username, password);
+    if (!user) {
+      await this.flood.recordFailure(username, request.clientAddress);
+      this.logger.warn(`Failed password grant for "${username}" from ${request.clientAddress}`);
+      throw OAuthErrors.invalidCredentials();
+    }
+    if (Math.random() < 1 / PRUNE_EVERY) await this.prune();
+    const grant = { uid: user.uid, clientId, familyId: randomUUID() };
+    return runInTransaction(this.dataSource, (manager) => this.issuePair(manager, grant));
+  }
+
+  private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
+    const presented = request.required('refresh_token');
+    const outcome = await runInTransaction(this.dataSource, async (manager): Promise<RefreshOutcome> => {
+      const now = new Date();
+      const stored = await this.refreshTokens.find(manager, presented);
+      if (!stored) return { error: 'unknown' };
+      if (stored.clientId !== clientId) return { error: 'client' };
+      if (stored.revoked) return { reuse: stored.familyId };
+      if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
+      const user = await this.users.findByUid(stored.uid);
+      if (!user?.status) return { error: 'user' };
+      if (!(await this.refreshTokens.revoke(manager, stored.id, now))) return { reuse: stored.familyId };
+      return { pair: await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId }) };
+    });
+    if ('pair' in outcome) return outcome.pair;
+    if ('reuse' in outcome) {
+      // A used token came back: someone holds a copy, so nothing descended from its grant is trusted.
+      await runInTransaction(this.dataSource, (manager) => revokeFamily(manager, outcome.reuse, new Date()));
+      this.logger.warn(`Refresh token reused; token family ${outcome.reuse} revoked`);
+      throw OAuthErrors.invalidRefreshToken('Token has been revoked');
+    }
+    switch (outcome.error) {
+      case 'client':
+        throw OAuthErrors.invalidRefreshToken('Token is not linked to client');
+      case 'expired':
+        throw OAuthErrors.invalidRefreshToken('Token has expired');
+      case 'user':
+        throw OAuthErrors.invalidCredentials();
+      default:
+        throw OAuthErrors.invalidRefreshToken('Cannot decrypt the refresh token');
+    }
+  }
+
+  private async issuePair(manager: Parameters<AccessTokensService['issue']>[0], grant: TokenGrant): Promise<TokenResponse> {
+    const now = Math.floor(Date.now() / 1000);
+    const accessToken = await this.accessTokens.issue(manager, grant, now);
+    const refreshToken = await this.refreshTokens.issue(manager, grant, now);
+    return {
+      token_type: 'Bearer',
+      expires_in: this.config.tokens.accessTokenTtl,
+      access_token: accessToken,
+      refresh_token: refreshToken,
+    };
+  }
+
+  /** Drops tokens and failures that can no longer matter; the tables would otherwise only grow. */
+  private async prune(): Promise<void> {
+    const now = new Date();
+    await this.dataSource.getRepository(AccessTokenEntity).delete({ expiresAt: LessThan(now) });
+    // A used refresh token is kept until no token descended from it can still be alive, so that its
+    // reuse is still detected.
+    const refreshHorizon = new Date(now.getTime() - this.config.tokens.refreshTokenTtl * 1000);
+    await this.dataSource.getRepository(RefreshTokenEntity).delete({ expiresAt: LessThan(refreshHorizon) });
+    await this.flood.prune(now);
+  }
+}

@@ -1,0 +1,96 @@
+import { jest } from '@jest/globals';
+import { createPrivateKey, createPublicKey, createSecretKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
+import type { EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/app-config.js';
+import { AccessTokenEntity } from './access-token.entity.js';
+import { AccessTokensService } from './access-tokens.service.js';
+import type { SigningKeysService } from './signing-keys.service.js';
+
+const privateKey = createPrivateKey(readFileSync(process.env.OAUTH_PRIVATE_KEY!, 'utf8'));
+const keys = { privateKey, publicKey: createPublicKey(privateKey), keyId: 'test-key' } as unknown as SigningKeysService;
+const config = { baseUrl: 'https://traps.example.org', tokens: { accessTokenTtl: 300 } } as AppConfig;
+const grant = Object.freeze({ uid: 42, clientId: 'client-a', familyId: 'family-1' });
+const NOW = 1_800_000_000;
+const at = (seconds: number) => new Date(seconds * 1000);
+
+describe(AccessTokensService.name, () => {
+  let sut: AccessTokensService;
+  let insert: jest.Mock<(entity: unknown, row: object) => Promise<void>>;
+  let token: string;
+
+  const sign = (claims: JWTPayload, alg = 'RS256', key: Parameters<SignJWT['sign']>[0] = privateKey) =>
+    new SignJWT(claims).setProtectedHeader({ alg }).sign(key);
+
+  beforeEach(async () => {
+    sut = new AccessTokensService(config, keys);
+    insert = jest.fn<(entity: unknown, row: object) => Promise<void>>().mockResolvedValue(undefined);
+    token = await sut.issue({ insert } as unknown as EntityManager, grant, NOW);
+  });
+
+  describe('issue', () => {
+    it('signs RS256 with the decided claims', () => {
+      expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'test-key' });
+      expect(decodeJwt(token)).toEqual({
+        scope: 'authenticated',
+        iss: 'https://traps.example.org',
+        aud: 'client-a',
+        sub: '42',
+        jti: expect.stringMatching(/^[0-9a-f]{64}$/),
+        iat: NOW,
+        nbf: NOW,
+        exp: NOW + 300,
+      });
+    });
+
+    it('records the token in its family so the family can revoke it', () => {
+      expect(insert).toHaveBeenCalledWith(AccessTokenEntity, {
+        jti: decodeJwt(token).jti,
+        familyId: 'family-1',
+        clientId: 'client-a',
+        uid: 42,
+        expiresAt: at(NOW + 300),
+        revoked: false,
+        created: at(NOW),
+      });
+    });
+  });
+
+  describe('verify', () => {
+    it('returns the claims the guard needs', async () => {
+      await expect(sut.verify(token, at(NOW + 10))).resolves.toEqual({ jti: decodeJwt(token).jti, uid: 42, clientId: 'client-a' });
+    });
+
+    it('allows one second of clock leeway and no more', async () => {
+      // `exp` is the first second the token is no longer good; the leeway adds one more.
+      await expect(sut.verify(token, at(NOW + 300))).resolves.not.toBeNull();
+      await expect(sut.verify(token, at(NOW + 301))).resolves.toBeNull();
+      await expect(sut.verify(token, at(NOW - 1))).resolves.not.toBeNull();
+      await expect(sut.verify(token, at(NOW - 2))).resolves.toBeNull();
+    });
+
+    it.each([
+      ['another issuer', { iss: 'https://elsewhere.example' }],
+      ['a non-numeric subject', { sub: 'admin' }],
+      ['an audience list', { aud: ['client-a', 'client-b'] }],
+      ['no scope', { scope: undefined }],
+      ['an issue time in the future', { iat: NOW + 60 }],
+    ])('refuses a token with %s', async (_case, change) => {
+      const claims = { ...decodeJwt(token), ...change };
+
+      await expect(sut.verify(await sign(claims), at(NOW + 10))).resolves.toBeNull();
+    });
+
+    it('refuses other algorithms, "none" and other keys', async () => {
+      const claims = decodeJwt(token);
+      const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
+      await expect(sut.verify(new UnsecuredJWT(claims).encode(), at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify(await sign(claims, 'HS256', createSecretKey(Buffer.alloc(32, 1))), at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify(await sign(claims, 'PS256'), at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify(await sign(claims, 'RS256', otherKey), at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify('garbage', at(NOW + 10))).resolves.toBeNull();
+    });
+  });
+});

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { AccessTokenEntity } from './access-token.entity.js';
+import { SigningKeysService } from './signing-keys.service.js';
+
+/** What the bearer guard relies on once a token's signature and times check out. */
+export interface AccessTokenClaims {
+  jti: string;
+  uid: number;
+  clientId: string;
+}
+
+export interface TokenGrant {
+  uid: number;
+  clientId: string;
+  familyId: string;
+}
+
+/** Every issued token carries Drupal's role-as-scope for a logged-in account. */
+export const TOKEN_SCOPE = 'authenticated';
+const CLOCK_LEEWAY_SECONDS = 1;
+const REQUIRED_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope'];
+
+@Injectable()
+export class AccessTokensService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: SigningKeysService,
+  ) {}
+
+  /** Signs an access token and records it (in the caller's transaction) so its family can revoke it. */
+  async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<string> {
+    const jti = randomBytes(32).toString('hex');
+    const expiresAt = now + this.config.tokens.accessTokenTtl;
+    const token = await new SignJWT({ scope: TOKEN_SCOPE })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keys.keyId })
+      .setIssuer(this.config.baseUrl)
+      .setAudience(grant.clientId)
+      .setSubject(String(grant.uid))
+      .setJti(jti)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(expiresAt)
+      .sign(this.keys.privateKey);
+    await manager.insert(AccessTokenEntity, {
+      jti,
+      familyId: grant.familyId,
+      clientId: grant.clientId,
+      uid: grant.uid,
+      expiresAt: new Date(expiresAt * 1000),
+      revoked: false,
+      created: new Date(now * 1000),
+    });
+    return token;
+  }
+
+  /**
+   * The claims of a well-formed RS256 token from this issuer that is valid now (1 s leeway), or null.
+   * Whether it was revoked, and whether its user may still act, is the caller's question.
+   */
+  async verify(token: string, now = new Date()): Promise<AccessTokenClaims | null> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys.publicKey, {
+        algorithms: ['RS256'],
+        issuer: this.config.baseUrl,
+        clockTolerance: CLOCK_LEEWAY_SECONDS,
+        currentDate: now,
+        requiredClaims: REQUIRED_CLAIMS,
+      }));
+    } catch (error) {
+      if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+      throw error;
+    }
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const { aud, sub, jti, iat, scope } = payload;
+    if (typeof aud !== 'string' || aud === '') return null;
+    if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return null;
+    if (typeof jti !== 'string' || jti === '' || jti.length > 64) return null;
+    if (typeof iat !== 'number' || iat > nowSeconds + CLOCK_LEEWAY_SECONDS) return null;
+    if (typeof scope !== 'string') return null;
+    return { jti, uid: Number(sub), clientId: aud };
+  }
+}

@@ -1,0 +1,16 @@
+/** The requested user name belongs to someone already. */
+export class UsernameTakenError extends Error {
+  constructor(readonly username: string) {
+    super(`The user name "${username}" is already taken.`);
+  }
+}
+
+/** No user has the given name. */
+export class UnknownUserError extends Error {
+  constructor(readonly username: string) {
+    super(`There is no user named "${username}".`);
+  }
+}
+
+/** A user name or password that cannot be stored. */
+export class InvalidUserInputError extends Error {}

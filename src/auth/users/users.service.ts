@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { PasswordHasher } from './password-hasher.js';
+import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from './user-errors.js';
+import { UserEntity } from './user.entity.js';
+
+export interface CreateUserInput {
+  username: string;
+  password: string;
+  mayCreateSensorRecords: boolean;
+}
+
+const MAX_NAME_LENGTH = 60;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async create(input: CreateUserInput): Promise<UserEntity> {
+    const username = input.username.trim();
+    if (username === '' || username.length > MAX_NAME_LENGTH || CONTROL_CHARACTERS.test(username)) {
+      throw new InvalidUserInputError(`The user name must be 1 to ${MAX_NAME_LENGTH} characters without control characters.`);
+    }
+    if (input.password === '') throw new InvalidUserInputError('The password must not be empty.');
+    if (await this.findByName(username)) throw new UsernameTakenError(username);
+
+    const now = wholeSeconds(new Date());
+    const user = this.users.create({
+      uuid: randomUUID(),
+      name: username,
+      pass: await this.hasher.hash(input.password),
+      status: true,
+      mayCreateSensorRecords: input.mayCreateSensorRecords,
+      created: now,
+      changed: now,
+    });
+    try {
+      return await this.users.save(user);
+    } catch (error) {
+      // Lost a race with another creation of the same name: the unique index decides.
+      if (await this.findByName(username)) throw new UsernameTakenError(username);
+      throw error;
+    }
+  }
+
+  /** The user with this name (compared without regard to case), including the password hash. */
+  findByName(username: string): Promise<UserEntity | null> {
+    return this.users
+      .createQueryBuilder('user')
+      .addSelect('user.pass')
+      .where('user.name = :username', { username })
+      .getOne();
+  }
+
+  findByUid(uid: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ uid });
+  }
+
+  /** The active user whose credentials these are, or null; takes as long for an unknown name. */
+  async verifyCredentials(username: string, password: string): Promise<UserEntity | null> {
+    const user = await this.findByName(username);
+    const valid = await this.hasher.verify(user?.pass, password);
+    return valid && user?.status ? user : null;
+  }
+
+  async block(username: string): Promise<UserEntity> {
+    const user = await this.findByName(username);
+    if (!user) throw new UnknownUserError(username);
+    await this.users.update({ uid: user.uid }, { status: false, changed: wholeSeconds(new Date()) });
+    return { ...user, status: false };
+  }
+}
+
+/** The database keeps whole seconds; dropping the rest here keeps the entity equal to its row. */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}

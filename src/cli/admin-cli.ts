@@ -1,0 +1,41 @@
+import { DataSource } from 'typeorm';
+import { ClientsService } from '../auth/clients/clients.service.js';
+import { OAuthClientEntity } from '../auth/clients/oauth-client.entity.js';
+import { PasswordHasher } from '../auth/users/password-hasher.js';
+import { UserEntity } from '../auth/users/user.entity.js';
+import { UsersService } from '../auth/users/users.service.js';
+import { ConfigError, loadConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { initializeDataSource } from '../database/initialize-data-source.js';
+import { CliError } from './cli-error.js';
+import { firstLine, runCommand } from './commands.js';
+
+export interface CliStreams {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/**
+ * The administration command line: applies pending migrations, runs one command, prints exactly one
+ * JSON line on stdout (or one message line on stderr) and returns the exit code.
+ */
+export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, streams: CliStreams): Promise<number> {
+  let dataSource: DataSource | undefined;
+  try {
+    const config = loadConfig(env);
+    const options = buildDataSourceOptions({ ...config.database, migrationsRun: true });
+    dataSource = await initializeDataSource({ ...options, logging: false });
+    const result = await runCommand(argv, {
+      users: new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher()),
+      clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),
+    });
+    streams.stdout(JSON.stringify(result));
+    return 0;
+  } catch (error) {
+    const known = error instanceof CliError || error instanceof ConfigError;
+    streams.stderr(firstLine(known ? (error as Error).message : `Failed: ${error instanceof Error ? error.message : String(error)}`));
+    return 1;
+  } finally {
+    await dataSource?.destroy().catch(() => undefined);
+  }
+}

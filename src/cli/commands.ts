@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import type { ClientsService } from '../auth/clients/clients.service.js';
+import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from '../auth/users/user-errors.js';
+import type { UsersService } from '../auth/users/users.service.js';
+import { CliError, USAGE } from './cli-error.js';
+
+export interface CliServices {
+  users: UsersService;
+  clients: ClientsService;
+}
+
+type Options = Record<string, { type: 'string' | 'boolean' }>;
+
+/**
+ * Runs one administration command and returns what it prints (one JSON object). Kept apart from
+ * process and database set-up so that the tests can drive it against the test database.
+ */
+export async function runCommand(argv: string[], services: CliServices): Promise<Record<string, unknown>> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'client:create': {
+        const values = parse(rest, { label: { type: 'string' }, secret: { type: 'string' } });
+        const created = await services.clients.create({ label: required(values, 'label'), secret: optional(values, 'secret') });
+        return { client_id: created.clientId, client_secret: created.clientSecret };
+      }
+      case 'user:create': {
+        const values = parse(rest, { username: { type: 'string' }, password: { type: 'string' }, 'no-ingest': { type: 'boolean' } });
+        const user = await services.users.create({
+          username: required(values, 'username'),
+          password: required(values, 'password'),
+          mayCreateSensorRecords: values['no-ingest'] !== true,
+        });
+        return { uid: user.uid, uuid: user.uuid };
+      }
+      case 'user:block': {
+        const values = parse(rest, { username: { type: 'string' } });
+        const user = await services.users.block(required(values, 'username'));
+        return { uid: user.uid, status: 'blocked' };
+      }
+      case undefined:
+        throw new CliError(USAGE);
+      default:
+        throw new CliError(`Unknown command "${command}". ${USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof UsernameTakenError || error instanceof UnknownUserError || error instanceof InvalidUserInputError) {
+      throw new CliError(error.message);
+    }
+    if (error instanceof RangeError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+function parse(args: string[], options: Options): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new CliError(firstLine((error as Error).message));
+  }
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new CliError(`Missing required option --${name}.`);
+  return value;
+}
+
+function optional(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function firstLine(text: string): string {
+  return text.split('\n')[0].trim();
+}

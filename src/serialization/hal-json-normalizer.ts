@@ -1,0 +1,52 @@
+import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
+import { normalizeJson } from './json-normalizer.js';
+import type { NormalizedItem, NormalizedObject, NormalizedValue } from './normalized-value.js';
+
+const USER_REFERENCE_FIELDS = new Set(['revision_uid', 'uid']);
+const UNTRANSLATABLE_FIELDS = new Set(['nid', 'uuid', 'vid', 'type', 'revision_timestamp', 'revision_uid', 'revision_log']);
+
+/**
+ * The record as Drupal's HAL normalizer shows a node: `_links` first, user references moved to
+ * `_links` and `_embedded` (which lands where the first reference stood), `lang` on the items of
+ * translatable fields, empty fields left out.
+ */
+export function normalizeHalJson(record: SensorReportModel, baseUrl: string, siteTimezone: string): NormalizedObject {
+  const lang = record.langcode;
+  const links: NormalizedObject = {
+    self: { href: `${baseUrl}/node/${record.nid}?_format=hal_json` },
+    type: { href: `${baseUrl}/rest/type/node/sensor_report` },
+  };
+  const embedded: NormalizedObject = {};
+  const hal: NormalizedObject = { _links: links };
+
+  for (const [field, items] of Object.entries(normalizeJson(record, siteTimezone))) {
+    if (items.length === 0) continue;
+    const translatable = !UNTRANSLATABLE_FIELDS.has(field);
+    if (USER_REFERENCE_FIELDS.has(field)) {
+      const relation = `${baseUrl}/rest/relation/node/sensor_report/${field}`;
+      const userLinks = items.map((item) => ({ href: `${baseUrl}/user/${String(item.target_id)}?_format=hal_json` }));
+      links[relation] = userLinks.map((link) => (translatable ? { ...link, lang } : link));
+      embedded[relation] = items.map((item, index) => embeddedUser(baseUrl, userLinks[index], item, translatable ? lang : undefined));
+      hal._embedded = embedded;
+    } else if (field === 'type') {
+      hal.type = items.map((item) => ({ target_id: item.target_id }));
+    } else {
+      hal[field] = translatable ? items.map((item) => withLang(item, lang)) : items;
+    }
+  }
+  return hal;
+}
+
+function embeddedUser(baseUrl: string, self: NormalizedObject, reference: NormalizedItem, lang: string | undefined): NormalizedObject {
+  const user: NormalizedObject = {
+    _links: { self, type: { href: `${baseUrl}/rest/type/user/user` } },
+    uuid: [{ value: reference.target_uuid }],
+  };
+  return lang === undefined ? user : { ...user, lang };
+}
+
+/** `lang` after the item's members, except that a timestamp's `format` stays last. */
+function withLang(item: NormalizedItem, lang: string): NormalizedItem {
+  const { format, ...members } = item as NormalizedObject & { format?: NormalizedValue };
+  return format === undefined ? { ...members, lang } : { ...members, lang, format };
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
+import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
+import { negotiateFormat } from './format-negotiation.js';
+import { normalizeHalJson } from './hal-json-normalizer.js';
+import { normalizeJson } from './json-normalizer.js';
+import { CONTENT_TYPES, ResponseFormat } from './response-format.js';
+import { encodeXml } from './xml-encoder.js';
+
+export type { ResponseFormat } from './response-format.js';
+
+export interface RenderedRecord {
+  contentType: string;
+  body: string;
+}
+
+@Injectable()
+export class SerializationService {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** `_format` query value first, then the Accept header, else hal_json; throws ApiException 406 for an unknown `_format`. */
+  negotiate(formatParameter: unknown, acceptHeader: string | undefined): ResponseFormat {
+    return negotiateFormat(formatParameter, acceptHeader);
+  }
+
+  /** The exact response body text and its Content-Type for a record in a format. */
+  render(record: SensorReportModel, format: ResponseFormat): RenderedRecord {
+    return { contentType: CONTENT_TYPES[format], body: this.body(record, format) };
+  }
+
+  private body(record: SensorReportModel, format: ResponseFormat): string {
+    const { baseUrl, siteTimezone } = this.config;
+    switch (format) {
+      case 'json':
+        return JSON.stringify(normalizeJson(record, siteTimezone));
+      case 'hal_json':
+        return JSON.stringify(normalizeHalJson(record, baseUrl, siteTimezone));
+      case 'xml':
+        return encodeXml(normalizeJson(record, siteTimezone));
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import { createPrivateKey, createSecretKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { decodeJwt, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
+import request from 'supertest';
+import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
+import { FORBIDDEN_CREATE } from './fixtures/oauth-errors.stub.js';
+import {
+  AuthProbeController,
+  createClient,
+  createUser,
+  obtainTokens,
+  PROBE_ANY,
+  PROBE_INGEST,
+  type TestUser,
+} from './utils/auth-fixtures.js';
+import { createTestApp, TestApp } from './utils/test-app.js';
+
+/** The key the application signs with in the test run (see test/setup/global-setup.ts). */
+const testPrivateKey = () => createPrivateKey(readFileSync(process.env.OAUTH_PRIVATE_KEY!, 'utf8'));
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Re-signs a real token's claims, changed as a test needs, so that only the change can be at fault. */
+function resign(token: string, change: (claims: JWTPayload) => JWTPayload, key: KeyObject = testPrivateKey(), alg = 'RS256') {
+  const claims = change({ ...decodeJwt(token) });
+  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+}
+
+describe('Bearer guard', () => {
+  let testApp: TestApp;
+  let user: TestUser;
+  let accessToken: string;
+
+  const get = (authorization?: string, path = PROBE_INGEST) => {
+    const call = request(testApp.app.getHttpServer()).get(path);
+    return authorization === undefined ? call : call.set('Authorization', authorization);
+  };
+  const expectRefused = async (authorization?: string) => {
+    const response = await get(authorization).expect(403);
+    expect(response.body).toEqual(FORBIDDEN_CREATE);
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ controllers: [AuthProbeController] });
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    const client = await createClient(testApp.app);
+    user = await createUser(testApp.app);
+    accessToken = (await obtainTokens(testApp.app, client, user)).access_token;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('lets a valid token through and exposes its user', async () => {
+    const response = await get(`Bearer ${accessToken}`).expect(200);
+
+    expect(response.body).toMatchObject({ uid: user.uid, uuid: user.uuid, name: user.username, mayCreateSensorRecords: true });
+  });
+
+  it.each(['bearer', 'BEARER', 'BeArEr'])('reads the scheme name %s without regard to case', async (scheme) => {
+    await get(`${scheme} ${accessToken}`).expect(200);
+  });
+
+  it('accepts a token re-signed with unchanged claims (the control for the cases below)', async () => {
+    await get(`Bearer ${await resign(accessToken, (claims) => claims)}`).expect(200);
+  });
+
+  describe('answers 403 with the create message', () => {
+    it('without an Authorization header', () => expectRefused());
+    it('for another scheme', () => expectRefused(`Basic ${accessToken}`));
+    it('for the scheme alone', () => expectRefused('Bearer'));
+    it('for a token that is not a JWT', () => expectRefused('Bearer not.a.jwt'));
+    it('for a token in the query string only', async () => {
+      const response = await request(testApp.app.getHttpServer()).get(`${PROBE_INGEST}?access_token=${accessToken}`).expect(403);
+      expect(response.body).toEqual(FORBIDDEN_CREATE);
+    });
+
+    it('for a token signed with another key', async () => {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => claims, privateKey)}`);
+    });
+
+    it('for a tampered payload', async () => {
+      const [header, , signature] = accessToken.split('.');
+      const payload = Buffer.from(JSON.stringify({ ...decodeJwt(accessToken), sub: '999' })).toString('base64url');
+      await expectRefused(`Bearer ${header}.${payload}.${signature}`);
+    });
+
+    it('for alg "none"', async () => {
+      await expectRefused(`Bearer ${new UnsecuredJWT(decodeJwt(accessToken)).encode()}`);
+    });
+
+    it('for HS256 keyed with the public key', async () => {
+      const publicPem = readFileSync(process.env.OAUTH_PUBLIC_KEY!);
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => claims, createSecretKey(publicPem), 'HS256')}`);
+    });
+
+    it('for PS256, an RSA algorithm other than RS256', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => claims, testPrivateKey(), 'PS256')}`);
+    });
+
+    it('for an expired token (beyond the 1 s leeway)', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, exp: now() - 2 }))}`);
+    });
+
+    it('for a token not valid yet', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, nbf: now() + 60 }))}`);
+    });
+
+    it('for a token issued in the future', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, iat: now() + 60 }))}`);
+    });
+
+    it('for another issuer', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, iss: 'https://elsewhere.example' }))}`);
+    });
+
+    it.each(['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope'])('for a token without %s', async (claim) => {
+      await expectRefused(
+        `Bearer ${await resign(accessToken, (claims) => Object.fromEntries(Object.entries(claims).filter(([name]) => name !== claim)))}`,
+      );
+    });
+
+    it('for a token naming another client than it was issued to', async () => {
+      const other = await createClient(testApp.app);
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, aud: other.clientId }))}`);
+    });
+
+    it('for a validly signed token this service never issued', async () => {
+      await expectRefused(`Bearer ${await resign(accessToken, (claims) => ({ ...claims, jti: 'f'.repeat(64) }))}`);
+    });
+
+    it('for a user that no longer exists', async () => {
+      await testApp.dataSource.getRepository(UserEntity).delete({ uid: user.uid });
+      await expectRefused(`Bearer ${accessToken}`);
+    });
+
+    it('for a blocked user', async () => {
+      await testApp.app.get(UsersService).block(user.username);
+      await expectRefused(`Bearer ${accessToken}`);
+    });
+
+    it('for a token whose family was revoked', async () => {
+      await testApp.dataSource.getRepository(AccessTokenEntity).update({ uid: user.uid }, { revoked: true });
+      await expectRefused(`Bearer ${accessToken}`);
+    });
+
+    it('for a user without the ingest permission where ingest is required', async () => {
+      const client = await createClient(testApp.app);
+      const reader = await createUser(testApp.app, { ingest: false });
+      const token = (await obtainTokens(testApp.app, client, reader)).access_token;
+
+      await expectRefused(`Bearer ${token}`);
+      await get(`Bearer ${token}`, PROBE_ANY).expect(200);
+    });
+  });
+
+  it('answers a route\'s own denied message when it sets one', async () => {
+    const response = await get(undefined, PROBE_ANY).expect(403);
+
+    expect(response.body).toEqual({ message: 'You are not authorized to view this record.' });
+  });
+});

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import request from 'supertest';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
+import { RefreshTokenEntity } from '../src/auth/tokens/refresh-token.entity.js';
+import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
+import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
+import { createClient, createUser, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import { createTestApp, TestApp } from './utils/test-app.js';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+describe('Token endpoint: password grant and errors', () => {
+  let testApp: TestApp;
+  let client: TestClient;
+  let user: TestUser;
+
+  const post = () => request(testApp.app.getHttpServer()).post(TOKEN_PATH);
+  const passwordForm = (overrides: Record<string, string | undefined> = {}) =>
+    Object.fromEntries(
+      Object.entries({
+        grant_type: 'password',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        username: user.username,
+        password: user.password,
+        ...overrides,
+      }).filter(([, value]) => value !== undefined),
+    );
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    client = await createClient(testApp.app);
+    user = await createUser(testApp.app, { username: 'trap-gateway' });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('answers a password grant with a Bearer pair, members in order, not cacheable', async () => {
+    const response = await post().type('form').send(passwordForm()).expect(200);
+
+    expect(Object.keys(response.body)).toEqual(['token_type', 'expires_in', 'access_token', 'refresh_token']);
+    expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 300 });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['pragma']).toBe('no-cache');
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('signs an RS256 JWT with the decided claims and records it', async () => {
+    const { body } = await post().type('form').send(passwordForm()).expect(200);
+
+    const claims = decodeJwt(body.access_token);
+    expect(decodeProtectedHeader(body.access_token).alg).toBe('RS256');
+    expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'nbf', 'scope', 'sub']);
+    expect(claims).toMatchObject({ iss: 'http://localhost:3000', aud: client.clientId, sub: String(user.uid) });
+    expect(claims.exp! - claims.iat!).toBe(300);
+    expect(claims.nbf).toBe(claims.iat);
+    const accessRow = await testApp.dataSource.getRepository(AccessTokenEntity).findOneByOrFail({ jti: claims.jti });
+    expect(accessRow).toMatchObject({ uid: user.uid, clientId: client.clientId, revoked: false });
+    expect(accessRow.expiresAt.getTime()).toBe(claims.exp! * 1000);
+  });
+
+  it('stores the refresh token only as its SHA-256 digest, in the grant\'s family', async () => {
+    const { body } = await post().type('form').send(passwordForm()).expect(200);
+
+    const rows = await testApp.dataSource.getRepository(RefreshTokenEntity).find();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tokenHash: sha256(body.refresh_token), uid: user.uid, clientId: client.clientId, revoked: false });
+    expect(JSON.stringify(rows)).not.toContain(body.refresh_token);
+    const accessRow = await testApp.dataSource.getRepository(AccessTokenEntity).findOneByOrFail({ uid: user.uid });
+    expect(accessRow.familyId).toBe(rows[0].familyId);
+    const lifetime = rows[0].expiresAt.getTime() - rows[0].created.getTime();
+    expect(lifetime).toBe(1209600 * 1000);
+  });
+
+  it('accepts the client credentials as HTTP Basic', async () => {
+    const response = await post()
+      .auth(client.clientId, client.clientSecret)
+      .type('form')
+      .send(passwordForm({ client_id: undefined, client_secret: undefined }))
+      .expect(200);
+
+    expect(response.body.token_type).toBe('Bearer');
+  });
+
+  it('gives tokens to an active user without the ingest permission', async () => {
+    const reader = await createUser(testApp.app, { ingest: false });
+
+    await post().type('form').send(passwordForm({ username: reader.username, password: reader.password })).expect(200);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['unknown', 'client_credentials'],
+    ['empty', ''],
+  ])('answers a %s grant_type with unsupported_grant_type', async (_case, grantType) => {
+    const response = await post().type('form').send(passwordForm({ grant_type: grantType })).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.unsupportedGrantType);
+  });
+
+  it.each(['client_id', 'username', 'password'])('answers a missing %s with invalid_request naming it', async (parameter) => {
+    const response = await post().type('form').send(passwordForm({ [parameter]: undefined })).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidRequest(parameter));
+  });
+
+  it('answers a parameter given twice with invalid_request naming it', async () => {
+    const form = new URLSearchParams(passwordForm());
+    form.append('username', 'someone-else');
+
+    const response = await post().type('form').send(form.toString()).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidRequest('username'));
+  });
+
+  it.each([
+    ['a wrong secret', { client_secret: 'not-the-secret' }],
+    ['no secret', { client_secret: undefined }],
+    ['an unknown client', { client_id: 'no-such-client' }],
+  ])('answers %s with 401 invalid_client and no challenge', async (_case, overrides) => {
+    const response = await post().type('form').send(passwordForm(overrides)).expect(401);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidClient);
+    expect(response.headers['www-authenticate']).toBeUndefined();
+  });
+
+  it('challenges with Basic realm="OAuth" when HTTP Basic credentials fail', async () => {
+    const response = await post()
+      .auth(client.clientId, 'wrong')
+      .type('form')
+      .send(passwordForm({ client_id: undefined, client_secret: undefined }))
+      .expect(401);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidClient);
+    expect(response.headers['www-authenticate']).toBe('Basic realm="OAuth"');
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['a wrong password', { password: 'wrong' }],
+    ['an unknown user', { username: 'nobody' }],
+  ])('answers %s with invalid_grant and counts the failure', async (_case, overrides) => {
+    const response = await post().type('form').send(passwordForm(overrides)).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidCredentials);
+    const failures = await testApp.dataSource.getRepository(LoginFailureEntity).find();
+    expect(failures).toEqual([expect.objectContaining({ username: (overrides.username ?? user.username).toLowerCase() })]);
+  });
+
+  it('refuses a blocked user even with the right password', async () => {
+    await testApp.app.get(UsersService).block(user.username);
+
+    const response = await post().type('form').send(passwordForm()).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidCredentials);
+    expect(await testApp.dataSource.getRepository(RefreshTokenEntity).count()).toBe(0);
+  });
+
+  it.each([
+    ['JSON', 'application/json', JSON.stringify({ grant_type: 'password' })],
+    ['plain text', 'text/plain', 'grant_type=password'],
+  ])('refuses a %s body with invalid_request', async (_case, contentType, body) => {
+    const response = await post().set('Content-Type', contentType).send(body).expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidContentType);
+  });
+
+  it('refuses a request without a body or content type with invalid_request', async () => {
+    const response = await post().expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidContentType);
+  });
+
+  it('answers GET on the token path with 405', async () => {
+    const response = await request(testApp.app.getHttpServer()).get(TOKEN_PATH).expect(405);
+
+    expect(response.body.message).toMatch(/Method Not Allowed \(Allow: POST\)/);
+  });
+});
+
+describe('GET /session/token', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('answers a fresh random token as text/plain', async () => {
+    const first = await request(testApp.app.getHttpServer()).get('/session/token').expect(200);
+    const second = await request(testApp.app.getHttpServer()).get('/session/token').expect(200);
+
+    expect(first.headers['content-type']).toMatch(/^text\/plain/);
+    expect(first.text).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(second.text).not.toBe(first.text);
+  });
+});

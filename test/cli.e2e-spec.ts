@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { ClientsService } from '../src/auth/clients/clients.service.js';
+import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { runAdminCli } from '../src/cli/admin-cli.js';
+import { CliError } from '../src/cli/cli-error.js';
+import { runCommand, type CliServices } from '../src/cli/commands.js';
+import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
+import { TOKEN_PATH } from './utils/auth-fixtures.js';
+import { createTestApp, TestApp } from './utils/test-app.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('Administration commands', () => {
+  let testApp: TestApp;
+  let services: CliServices;
+
+  const passwordGrant = (client: { client_id: string; client_secret: string }, username: string, password: string) =>
+    request(testApp.app.getHttpServer())
+      .post(TOKEN_PATH)
+      .type('form')
+      .send({ grant_type: 'password', ...client, username, password });
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    services = { users: testApp.app.get(UsersService), clients: testApp.app.get(ClientsService) };
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  describe('client:create', () => {
+    it('generates a 32-byte secret and stores only its digest', async () => {
+      const printed = await runCommand(['client:create', '--label', 'Fleet gateway'], services);
+
+      expect(Object.keys(printed)).toEqual(['client_id', 'client_secret']);
+      expect(printed.client_id).toMatch(UUID);
+      expect(Buffer.from(printed.client_secret as string, 'base64url')).toHaveLength(32);
+      const row = await testApp.dataSource
+        .getRepository(OAuthClientEntity)
+        .createQueryBuilder('client')
+        .addSelect('client.secretHash')
+        .getOneOrFail();
+      expect(row).toMatchObject({ clientId: printed.client_id, label: 'Fleet gateway' });
+      expect(row.secretHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.secretHash).not.toContain(printed.client_secret);
+    });
+
+    it('keeps a given secret', async () => {
+      const printed = await runCommand(['client:create', '--label', 'L', '--secret', 's3cret'], services);
+
+      expect(printed.client_secret).toBe('s3cret');
+    });
+  });
+
+  describe('user:create', () => {
+    it('creates an active user with the ingest permission whose credentials obtain tokens', async () => {
+      const client = (await runCommand(['client:create', '--label', 'L'], services)) as { client_id: string; client_secret: string };
+
+      const printed = await runCommand(['user:create', '--username', 'gateway-1', '--password', 'pw 1'], services);
+
+      expect(printed).toEqual({ uid: expect.any(Number), uuid: expect.stringMatching(UUID) });
+      const row = await testApp.dataSource
+        .getRepository(UserEntity)
+        .createQueryBuilder('user')
+        .addSelect('user.pass')
+        .where('user.uid = :uid', { uid: printed.uid })
+        .getOneOrFail();
+      expect(row).toMatchObject({ name: 'gateway-1', uuid: printed.uuid, status: true, mayCreateSensorRecords: true });
+      expect(row.pass).toMatch(/^\$argon2id\$/);
+      await passwordGrant(client, 'gateway-1', 'pw 1').expect(200);
+    });
+
+    it('creates a user without the ingest permission with --no-ingest', async () => {
+      const printed = await runCommand(['user:create', '--username', 'reader', '--password', 'pw', '--no-ingest'], services);
+
+      const row = await testApp.dataSource.getRepository(UserEntity).findOneByOrFail({ uid: printed.uid as number });
+      expect(row.mayCreateSensorRecords).toBe(false);
+    });
+
+    it('refuses a name that is taken, in any letter case', async () => {
+      await runCommand(['user:create', '--username', 'gateway', '--password', 'pw'], services);
+
+      await expect(runCommand(['user:create', '--username', 'GATEWAY', '--password', 'pw'], services)).rejects.toThrow(
+        new CliError('The user name "GATEWAY" is already taken.'),
+      );
+      expect(await testApp.dataSource.getRepository(UserEntity).count()).toBe(1);
+    });
+  });
+
+  describe('user:block', () => {
+    it('blocks the user, who can then no longer obtain tokens', async () => {
+      const client = (await runCommand(['client:create', '--label', 'L'], services)) as { client_id: string; client_secret: string };
+      const created = await runCommand(['user:create', '--username', 'lost-device', '--password', 'pw'], services);
+
+      const printed = await runCommand(['user:block', '--username', 'lost-device'], services);
+
+      expect(printed).toEqual({ uid: created.uid, status: 'blocked' });
+      expect((await testApp.dataSource.getRepository(UserEntity).findOneByOrFail({ uid: created.uid as number })).status).toBe(false);
+      expect((await passwordGrant(client, 'lost-device', 'pw').expect(400)).body).toEqual(oauthErrorStub.invalidCredentials);
+    });
+
+    it('refuses an unknown user', async () => {
+      await expect(runCommand(['user:block', '--username', 'ghost'], services)).rejects.toThrow(
+        new CliError('There is no user named "ghost".'),
+      );
+    });
+  });
+
+  it.each([
+    [[], /^Usage: cli client:create/],
+    [['user:delete'], /^Unknown command "user:delete"\. Usage:/],
+    [['client:create'], /^Missing required option --label\.$/],
+    [['user:create', '--username', 'u'], /^Missing required option --password\.$/],
+    [['user:create', '--password', 'p'], /^Missing required option --username\.$/],
+    [['user:block', '--username', 'u', '--force'], /^Unknown option '--force'/],
+    [['user:block', '--username'], /--username/],
+  ])('refuses %j with a one-line message', async (argv, message) => {
+    await expect(runCommand(argv, services)).rejects.toBeInstanceOf(CliError);
+    await expect(runCommand(argv, services)).rejects.toThrow(message);
+  });
+});
+
+describe('Administration command line process', () => {
+  const databaseUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sensor-records-cli-')), 'cli.sqlite')}`;
+
+  it('runs in-process: migrates a new database and prints one JSON line', async () => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+
+    const code = await runAdminCli(['client:create', '--label', 'L'], { DATABASE_URL: databaseUrl() }, {
+      stdout: (line) => stdout.push(line),
+      stderr: (line) => stderr.push(line),
+    });
+
+    expect(code).toBe(0);
+    expect(stderr).toEqual([]);
+    expect(stdout).toHaveLength(1);
+    expect(JSON.parse(stdout[0])).toEqual({ client_id: expect.stringMatching(UUID), client_secret: expect.any(String) });
+  });
+
+  it('answers a bad configuration with exit code 1 and one stderr line', async () => {
+    const stderr: string[] = [];
+
+    const code = await runAdminCli(['client:create', '--label', 'L'], { DATABASE_URL: 'postgres://x' }, {
+      stdout: () => undefined,
+      stderr: (line) => stderr.push(line),
+    });
+
+    expect(code).toBe(1);
+    expect(stderr).toEqual([expect.stringMatching(/DATABASE_URL/)]);
+  });
+
+  it('as a real process prints exactly one JSON line on stdout, and fails with one stderr line', async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, DATABASE_URL: databaseUrl(), NODE_ENV: 'development' };
+    const cli = (...args: string[]) => run('npx', ['tsx', 'src/cli.ts', ...args], { env, cwd: process.cwd() });
+
+    const created = await cli('user:create', '--username', 'field-unit', '--password', 'pw');
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toMatch(/^\{[^\n]*\}\n$/);
+    expect(JSON.parse(created.stdout)).toEqual({ uid: 1, uuid: expect.stringMatching(UUID) });
+
+    const failure = await cli('user:create', '--username', 'field-unit', '--password', 'pw').then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1, stdout: '', stderr: 'The user name "field-unit" is already taken.\n' });
+  });
+});
