@@ -21,6 +21,8 @@ export function httpLoggerOptions(config: AppConfig): Options {
       response.setHeader('X-Request-Id', id);
       return id;
     },
+    // Every line logged while a request is handled carries its id at the top level.
+    quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
     serializers: {
       req: (request: { id: string; method: string; url: string }) => ({ method: request.method, path: request.url.split('?')[0] }),

@@ -1,5 +1,7 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { ApiException } from '../../common/errors/api-exception.js';
+import { type GrantOutcome, MetricsService } from '../../metrics/metrics.service.js';
 import { TokenGrantsService } from './token-grants.service.js';
 import { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
@@ -8,13 +10,37 @@ export const TOKEN_PATH = 'api-sensor/oauth/token';
 
 @Controller(TOKEN_PATH)
 export class TokenController {
-  constructor(private readonly grants: TokenGrantsService) {}
+  constructor(
+    private readonly grants: TokenGrantsService,
+    private readonly metrics: MetricsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  token(@Req() request: Request): Promise<TokenResponse> {
-    return this.grants.grant(TokenRequest.from(request));
+  async token(@Req() request: Request): Promise<TokenResponse> {
+    const grantType = grantTypeLabel(request);
+    try {
+      const answer = await this.grants.grant(TokenRequest.from(request));
+      this.metrics.tokenGrant(grantType, 'success');
+      return answer;
+    } catch (error) {
+      this.metrics.tokenGrant(grantType, grantOutcome(error));
+      throw error;
+    }
   }
+}
+
+/** Bounded label values: anything a caller invents is `other`. */
+function grantTypeLabel(request: Request): string {
+  const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
+  return grantType === 'password' || grantType === 'refresh_token' ? grantType : 'other';
+}
+
+function grantOutcome(error: unknown): GrantOutcome {
+  if (!(error instanceof ApiException)) return 'error';
+  if (error.getStatus() === 429) return 'throttled';
+  const code = (error.getResponse() as { error?: unknown }).error;
+  return code === 'invalid_request' || code === 'invalid_client' || code === 'invalid_grant' || code === 'unsupported_grant_type' ? code : 'error';
 }
