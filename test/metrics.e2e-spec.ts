@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
 describe('Prometheus metrics', () => {
@@ -23,8 +25,24 @@ describe('Prometheus metrics', () => {
     expect(response.text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
     expect(response.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/health",status="200"\}/);
     expect(response.text).toMatch(/db_pool_connections\{state="max"\} \d+/);
-    expect(response.text).toContain('# TYPE sensor_records_created_total counter');
-    expect(response.text).toContain('# TYPE oauth_token_grants_total counter');
+  });
+
+  it('counts records created by event and token grants by type and outcome', async () => {
+    const caller = await ingestCaller(testApp.app);
+    await request(testApp.app.getHttpServer())
+      .post('/api-sensor/iot/sensor-record')
+      .set('Authorization', `Bearer ${caller.accessToken}`)
+      .set('Content-Type', 'application/hal+json')
+      .send(JSON.stringify(sensorReportStub.trapSprung))
+      .expect(201);
+    await request(testApp.app.getHttpServer()).post('/api-sensor/oauth/token').type('form').send({ grant_type: 'magic' }).expect(400);
+
+    const response = await request(testApp.app.getHttpServer()).get('/metrics').expect(200);
+
+    expect(response.text).toMatch(/sensor_records_created_total\{event="Sprung"\} 1/);
+    expect(response.text).toMatch(/oauth_token_grants_total\{grant_type="password",outcome="success"\} 1/);
+    expect(response.text).toMatch(/oauth_token_grants_total\{grant_type="other",outcome="unsupported_grant_type"\} 1/);
+    expect(response.text).toMatch(/http_requests_total\{method="POST",route="\/api-sensor\/iot\/sensor-record",status="201"\} 1/);
   });
 });
 

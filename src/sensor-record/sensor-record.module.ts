@@ -1,4 +1,25 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { raw } from 'express';
+import { AuthModule } from '../auth/auth.module.js';
+import { SerializationModule } from '../serialization/serialization.module.js';
+import { HttpServerDrain } from './http-server-drain.service.js';
+import { NodeController } from './node.controller.js';
+import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
+import { SensorRecordService } from './sensor-record.service.js';
 
-@Module({})
-export class SensorRecordModule {}
+/** Submission bodies are read as bytes: content type and JSON syntax are checked after the bearer guard. */
+const SUBMISSION_BODY_LIMIT = '64kb';
+
+@Module({
+  imports: [AuthModule, SerializationModule],
+  controllers: [SensorRecordController, NodeController],
+  providers: [SensorRecordService, HttpServerDrain],
+  exports: [SensorRecordService],
+})
+export class SensorRecordModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(raw({ type: () => true, limit: SUBMISSION_BODY_LIMIT }))
+      .forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
+  }
+}

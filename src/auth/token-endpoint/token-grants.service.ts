@@ -7,7 +7,7 @@ import { AccessTokenEntity } from '../tokens/access-token.entity.js';
 import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
 import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
-import { runInTransaction } from '../tokens/run-in-transaction.js';
+import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
 import { UsersService } from '../users/users.service.js';
 import { LoginFloodService } from './login-flood.service.js';

@@ -1,0 +1,47 @@
+import { Unwrapped } from '../validation/member.decorators.js';
+import { choice, decimal, integer, INT32_MAX, macAddress, text } from '../validation/member-rules.js';
+
+export const SENSOR_EVENTS = ['Sprung', 'Set', 'Vibration', 'Heartbeat', 'Baitlevel'] as const;
+export const SENSOR_STATUSES = ['Sprung', 'Set', 'Baitlevel'] as const;
+export const TILT_SENSOR_STATES = ['True', 'False', 'Fail', 'NotInstalled'] as const;
+
+const tiltFromBoolean = (value: unknown) => (typeof value === 'boolean' ? (value ? 'True' : 'False') : value);
+
+export class PayloadFieldsDto {
+  @Unwrapped(choice(['sensor_report']), { required: true, key: 'target_id' })
+  type!: string;
+
+  @Unwrapped(choice(SENSOR_EVENTS), { required: true })
+  field_event!: string;
+
+  @Unwrapped(choice(SENSOR_STATUSES))
+  field_status?: string;
+
+  @Unwrapped(text(255))
+  field_network?: string;
+
+  /** Upper-cased. */
+  @Unwrapped(macAddress())
+  field_gateway?: string;
+
+  @Unwrapped(integer(0, INT32_MAX))
+  field_sequence?: number;
+
+  @Unwrapped(integer(0, INT32_MAX))
+  field_counter?: number;
+
+  /** Rounded to 3 places, shortest form. */
+  @Unwrapped(decimal())
+  field_battery_voltage?: string;
+
+  @Unwrapped(choice(TILT_SENSOR_STATES, tiltFromBoolean))
+  field_tilt_sensor?: string;
+
+  /** Seconds; -1 no heartbeat, 0 expired. Absent means 86400. */
+  @Unwrapped(integer(-1, INT32_MAX))
+  field_timeout?: number;
+
+  /** Bait level, rounded like the other decimals. */
+  @Unwrapped(decimal())
+  field_data?: string;
+}

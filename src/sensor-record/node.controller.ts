@@ -1,0 +1,50 @@
+import { Controller, Get, Headers, HttpStatus, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Authenticated } from '../auth/authenticated.decorator.js';
+import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiException } from '../common/errors/api-exception.js';
+import { SerializationService } from '../serialization/serialization.service.js';
+import { SensorRecordService } from './sensor-record.service.js';
+
+// Drupal's fallback text when entity access denies the `view` operation.
+const VIEW_DENIED_MESSAGE = 'You are not authorized to view this node entity of bundle sensor_report.';
+
+/** A stored record read back by the user who created it, rendered as the POST answered it. */
+@Controller('node')
+export class NodeController {
+  constructor(
+    private readonly sensorRecords: SensorRecordService,
+    private readonly serialization: SerializationService,
+  ) {}
+
+  @Get(':nid')
+  @Authenticated({ deniedMessage: VIEW_DENIED_MESSAGE })
+  async show(
+    @Param('nid') nidParameter: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @Query('_format') formatParameter: unknown,
+    @Headers('accept') accept: string | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    // Drupal's node route only matches digits; anything else is no route at all.
+    if (!/^\d+$/.test(nidParameter)) {
+      throw new ApiException(HttpStatus.NOT_FOUND, `No route found for "${request.method} ${request.path}"`);
+    }
+    const format = this.serialization.negotiate(formatParameter, accept);
+    const nid = Number(nidParameter);
+    const record = Number.isSafeInteger(nid) ? await this.sensorRecords.findModel(nid) : null;
+    if (!record) {
+      throw new ApiException(
+        HttpStatus.NOT_FOUND,
+        'The "node" parameter was not converted for the path "/node/{node}" (route name: "rest.entity.node.GET")',
+      );
+    }
+    if (record.owner.uid !== user.uid) throw new ApiException(HttpStatus.FORBIDDEN, VIEW_DENIED_MESSAGE);
+    const rendered = this.serialization.render(record, format);
+    // Set on the raw response and sent as bytes, so Express adds no charset of its own.
+    response.status(HttpStatus.OK).setHeader('Content-Type', rendered.contentType);
+    response.send(Buffer.from(rendered.body, 'utf8'));
+  }
+}

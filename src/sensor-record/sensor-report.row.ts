@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { SensorReportDto } from './dto/sensor-report.dto.js';
+import type { SensorReportEntity } from './sensor-report.entity.js';
+import { parseDeviceTime, resolveDeviceTime } from './values/device-time.js';
+
+export const DEFAULT_HEARTBEAT_TIMEOUT = 86_400;
+const TITLE_LABEL = 'Sensor report';
+
+export interface NewRowContext {
+  uid: number;
+  /** The creation instant; Drupal timestamps have whole seconds. */
+  now: Date;
+  siteTimezone: string;
+  requestBody: string;
+}
+
+/** The row a validated report is stored as (without `nid`/`vid`, which the database assigns). */
+export function newSensorReportRow(report: SensorReportDto, context: NewRowContext): Omit<SensorReportEntity, 'nid' | 'vid'> {
+  const { metadata, payload_fields: fields } = report;
+  const deviceTime = parseDeviceTime(metadata.time);
+  // Validation has already refused every time this could not read.
+  if (!deviceTime) throw new Error(`Unreadable device time ${metadata.time}`);
+  const gateway = metadata.gateways?.[0];
+  const created = new Date(Math.floor(context.now.getTime() / 1000) * 1000);
+  return {
+    uuid: randomUUID(),
+    type: 'sensor_report',
+    langcode: 'en',
+    status: true,
+    promote: false,
+    sticky: false,
+    defaultLangcode: true,
+    revisionTranslationAffected: true,
+    revisionLog: null,
+    uid: context.uid,
+    revisionUid: context.uid,
+    title: `${TITLE_LABEL}: ${report.dev_id} (${metadata.time})`,
+    created,
+    changed: created,
+    revisionTimestamp: created,
+    fieldBatteryVoltage: fields.field_battery_voltage ?? null,
+    fieldCounter: fields.field_counter ?? null,
+    fieldData: fields.field_data ?? null,
+    fieldDate: resolveDeviceTime(deviceTime, context.siteTimezone),
+    fieldEvent: fields.field_event,
+    fieldGateway: fields.field_gateway ?? null,
+    fieldNetwork: fields.field_network ?? null,
+    fieldRssi: gateway?.rssi ?? gateway?.field_rssi ?? null,
+    fieldSensorId: report.dev_id,
+    fieldSequence: fields.field_sequence ?? null,
+    fieldSnr: gateway?.snr ?? gateway?.field_snr ?? null,
+    fieldStatus: fields.field_status ?? null,
+    fieldTiltSensor: fields.field_tilt_sensor ?? null,
+    fieldTimeout: fields.field_timeout ?? DEFAULT_HEARTBEAT_TIMEOUT,
+    requestBody: context.requestBody,
+  };
+}

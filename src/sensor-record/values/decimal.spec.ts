@@ -1,0 +1,47 @@
+import { readDecimal, shortestDecimal } from './decimal.js';
+
+describe('readDecimal', () => {
+  it.each([
+    [3.6, '3.6'],
+    ['21.00', '21'],
+    [3.1415, '3.142'],
+    [2.0005, '2.001'],
+    ['2.0005', '2.001'],
+    [-2.0005, '-2.001'],
+    ['0.0005', '0.001'],
+    ['0.00049999', '0'],
+    ['-0.0004', '0'],
+    [1e-7, '0'],
+    ['1.5e3', '1500'],
+    ['.5', '0.5'],
+    ['+7', '7'],
+    [0, '0'],
+    [9999999, '9999999'],
+    ['-9999999.0004', '-9999999'],
+    ['1.23456789012345678901234567890', '1.235'],
+    ['1e-99999999999', '0'],
+  ])('reads %p as %p', (raw, text) => {
+    expect(readDecimal(raw)).toEqual({ kind: 'decimal', text });
+  });
+
+  it.each([['abc'], [''], ['.'], ['-'], ['1,5'], [' 1'], ['0x10'], ['Infinity'], [true], [null], [{}], [Number.NaN]])(
+    'refuses %p as not a number',
+    (raw) => {
+      expect(readDecimal(raw)).toEqual({ kind: 'not-a-number' });
+    },
+  );
+
+  it.each([[10_000_000], ['9999999.0005'], [-9999999.5], ['1e8'], ['1e999'], [1e300]])('refuses %p as out of range', (raw) => {
+    expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
+  });
+});
+
+describe('shortestDecimal', () => {
+  it('shortens what either driver hands back', () => {
+    expect(shortestDecimal('21.000')).toBe('21');
+    expect(shortestDecimal('3.600')).toBe('3.6');
+    expect(shortestDecimal(3.6)).toBe('3.6');
+    expect(shortestDecimal('-0.250')).toBe('-0.25');
+    expect(shortestDecimal(null)).toBeNull();
+  });
+});

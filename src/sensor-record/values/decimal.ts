@@ -1,0 +1,52 @@
+/** What a submitted decimal member reads as: its stored text, or why it cannot be stored. */
+export type DecimalReading = { kind: 'decimal'; text: string } | { kind: 'not-a-number' } | { kind: 'out-of-range' };
+
+export const DECIMAL_LIMIT = 9_999_999;
+const SCALE = 3;
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Reads a JSON number or numeric string as a DECIMAL(10,3) value: rounded to 3 places half away
+ * from zero on the decimal digits (float arithmetic would round 2.0005 down), in its shortest form
+ * (`"21"`, `"3.6"`, `"-0.5"`).
+ */
+export function readDecimal(raw: unknown): DecimalReading {
+  const text = typeof raw === 'number' ? (Number.isFinite(raw) ? String(raw) : undefined) : typeof raw === 'string' ? raw : undefined;
+  const match = text === undefined ? null : DECIMAL_TEXT.exec(text);
+  if (!match || (match[2] === '' && !match[3])) return { kind: 'not-a-number' };
+  // Beyond this the value is out of range, and shifting its digits could build an enormous string.
+  if (!(Math.abs(Number(text)) < 1e8)) return { kind: 'out-of-range' };
+  const [, sign, integer, fraction = '', exponent = '0'] = match;
+  const scaled = scaledInteger(integer + fraction, integer.length + Number(exponent));
+  if (scaled > BigInt(DECIMAL_LIMIT) * 10n ** BigInt(SCALE)) return { kind: 'out-of-range' };
+  return { kind: 'decimal', text: formatScaled(sign === '-' && scaled !== 0n ? -scaled : scaled) };
+}
+
+/** The shortest text of a stored DECIMAL(10,3): drivers hand back `"21.000"` (MySQL) or `21` (SQLite). */
+export function shortestDecimal(stored: string | number | null): string | null {
+  if (stored === null) return null;
+  const reading = readDecimal(stored);
+  if (reading.kind !== 'decimal') throw new Error(`Stored value ${String(stored)} is not a DECIMAL(10,3)`);
+  return reading.text;
+}
+
+/** `0.<digits> × 10^point`, rounded half away from zero to SCALE places, as an integer of thousandths. */
+function scaledInteger(allDigits: string, point: number): bigint {
+  const firstSignificant = allDigits.search(/[1-9]/);
+  if (firstSignificant < 0) return 0n;
+  const digits = allDigits.slice(firstSignificant);
+  const position = point - firstSignificant;
+  if (position < -SCALE) return 0n;
+  const shifted = position >= 0 ? digits.padEnd(position, '0') : '0'.repeat(-position) + digits;
+  const integerDigits = Math.max(position, 0);
+  const kept = shifted.slice(0, integerDigits + SCALE).padEnd(integerDigits + SCALE, '0');
+  const roundUp = (shifted[integerDigits + SCALE] ?? '0') >= '5';
+  return BigInt(kept || '0') + (roundUp ? 1n : 0n);
+}
+
+function formatScaled(scaled: bigint): string {
+  const negative = scaled < 0n;
+  const digits = (negative ? -scaled : scaled).toString().padStart(SCALE + 1, '0');
+  const fraction = digits.slice(-SCALE).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${digits.slice(0, -SCALE)}${fraction ? `.${fraction}` : ''}`;
+}

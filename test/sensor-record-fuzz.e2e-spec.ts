@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import { sensorReportStub, type SubmittedReport } from './fixtures/sensor-report.stub.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
+import { storedRows, submit } from './utils/sensor-record-api.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+
+const MEMBER_PATHS = [
+  ['dev_id'],
+  ['metadata'],
+  ['metadata', 'time'],
+  ['metadata', 'gateways'],
+  ['metadata', 'gateways', '0'],
+  ['metadata', 'gateways', '0', 'rssi'],
+  ['metadata', 'gateways', '0', 'snr'],
+  ['metadata', 'gateways', '0', 'field_rssi'],
+  ['metadata', 'gateways', '0', 'field_snr'],
+  ['payload_fields'],
+  ...[
+    'type',
+    'field_event',
+    'field_status',
+    'field_network',
+    'field_gateway',
+    'field_sequence',
+    'field_counter',
+    'field_battery_voltage',
+    'field_tilt_sensor',
+    'field_timeout',
+    'field_data',
+  ].map((member) => ['payload_fields', member]),
+  ['_links'],
+  ['_links', 'type', 'href'],
+  ['__proto__'],
+  ['constructor'],
+];
+
+/** Values near the edges of the rules, mixed with anything JSON can hold. */
+const memberValue = fc.oneof(
+  fc.jsonValue(),
+  fc.string({ unit: 'binary', maxLength: 300 }),
+  fc.double(),
+  fc.integer(),
+  fc.integer({ min: -1, max: 100_000 }).map(String),
+  fc.date({ min: new Date('1900-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true }).map((date) =>
+    date.toISOString().replace('Z', ''),
+  ),
+  fc.constantFrom(
+    '2021-09-26T02:30:00',
+    '2021-04-04 02:30',
+    '1900-01-01T00:00:00+23:59',
+    '9998-12-31T23:59:59-23:59',
+    '2020-07-22T06:11:11.123456789012345678901234567890Z',
+    '2021-02-29T10:00:00',
+    'sensor_report',
+    'Baitlevel',
+    'b8:27:eb:0a:1b:2c',
+    '9999999.0004',
+    '-9999999.0005',
+    '1e999',
+    '-0',
+    2147483647,
+    -2147483649,
+    1e308,
+    'd'.repeat(255),
+    '\u0000',
+    '\ud800',
+    '\ufffe',
+    [],
+    [{ value: { value: 1 } }],
+    { target_id: ['sensor_report'] },
+  ),
+);
+
+type Mutation = { path: string[]; action: 'set' | 'delete' | 'wrapList' | 'wrapObject'; value: unknown };
+
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  path: fc.constantFrom(...MEMBER_PATHS),
+  action: fc.constantFrom('set', 'delete', 'wrapList', 'wrapObject'),
+  value: memberValue,
+});
+
+function mutate(stub: SubmittedReport, mutations: Mutation[]): unknown {
+  const body = structuredClone(stub) as Record<string, unknown>;
+  for (const { path, action, value } of mutations) {
+    let parent: Record<string, unknown> = body;
+    for (const key of path.slice(0, -1)) {
+      const next = parent[key];
+      if (typeof next !== 'object' || next === null) {
+        parent[key] = {};
+      }
+      parent = parent[key] as Record<string, unknown>;
+    }
+    const key = path[path.length - 1];
+    const current = parent[key];
+    if (action === 'set') Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
+    else if (action === 'delete') delete parent[key];
+    else if (action === 'wrapList') parent[key] = [{ value: current }];
+    else parent[key] = { value: current };
+  }
+  return body;
+}
+
+const mutatedReport = fc
+  .tuple(fc.constantFrom(...Object.values(sensorReportStub)), fc.array(mutation, { maxLength: 4 }))
+  .map(([stub, mutations]) => JSON.stringify(mutate(stub, mutations)));
+
+const submission = fc.record({
+  text: fc.oneof(
+    { weight: 6, arbitrary: mutatedReport },
+    { weight: 1, arbitrary: fc.json() },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
+  ),
+  contentType: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('application/hal+json') },
+    { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'application/hal+json;charset=latin1') },
+  ),
+  format: fc.constantFrom(undefined, 'json', 'hal_json', 'xml', 'yaml'),
+});
+
+describe('POST /api-sensor/iot/sensor-record (generated bodies)', () => {
+  let testApp: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    await testApp.reset();
+    token = (await ingestCaller(testApp.app)).accessToken;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('never answers 5xx: a 201 with a record, or a 4xx with a JSON message', async () => {
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(submission, async ({ text, contentType, format }) => {
+        const response = await submit(testApp.app, text, { token, contentType, format });
+
+        expect(response.status).toBeLessThan(500);
+        if (response.status === 201) {
+          created++;
+          expect(response.headers.location).toMatch(/\/node\/\d+$/);
+        } else {
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.headers['content-type']).toMatch(/^application\/json/);
+          expect(typeof response.body.message).toBe('string');
+        }
+      }),
+      { numRuns: 1200 },
+    );
+
+    expect(await storedRows(testApp.dataSource)).toHaveLength(created);
+  }, 180_000);
+});
