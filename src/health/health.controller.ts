@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ApiException } from '../common/errors/api-exception.js';
+import { DatabaseHealthIndicator } from './database.health.js';
 
 /** How long the readiness probe waits for the database before calling it down. */
 const DATABASE_PING_TIMEOUT_MS = 1500;
@@ -9,7 +10,7 @@ const DATABASE_PING_TIMEOUT_MS = 1500;
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabaseHealthIndicator,
   ) {}
 
   /** Liveness: the process answers. Checks nothing else, so a database outage never gets it restarted. */
@@ -23,7 +24,7 @@ export class HealthController {
   @HealthCheck()
   async ready(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS })]);
+      return await this.health.check([() => this.database.pingCheck('database', DATABASE_PING_TIMEOUT_MS)]);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       const result = error.getResponse() as HealthCheckResult;
