@@ -32,6 +32,30 @@ describe('OpenAPI description', () => {
     expect(documented.sort()).toEqual(servedRoutes(testApp).sort());
   });
 
+  it('documents the record endpoint: request example, _format and every answer with an example body', async () => {
+    const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    const create = response.body.paths['/api-sensor/iot/sensor-record'].post;
+
+    expect(create.requestBody.content['application/hal+json'].examples.trapSprung.value.payload_fields.field_event).toEqual([{ value: 'Sprung' }]);
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: '_format', in: 'query' }));
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '403', '406', '413', '415', '422', '503']);
+    for (const code of ['403', '406', '413', '415', '422', '503']) {
+      expect(create.responses[code].content['application/json'].example.message).toEqual(expect.any(String));
+    }
+    expect(create.responses['201'].content['application/json'].example.field_event).toEqual([{ value: 'Sprung' }]);
+  });
+
+  it('documents the token endpoint: form fields, both grants and the error bodies', async () => {
+    const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    const token = response.body.paths['/api-sensor/oauth/token'].post;
+    const form = token.requestBody.content['application/x-www-form-urlencoded'];
+
+    expect(Object.keys(form.schema.properties)).toEqual(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
+    expect(Object.keys(form.examples)).toEqual(['password', 'refresh']);
+    expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429']);
+    expect(token.responses['401'].content['application/json'].examples.invalid_client.value.error).toBe('invalid_client');
+  });
+
   it('serves a browsable page', async () => {
     const response = await request(testApp.app.getHttpServer()).get('/api-docs').expect(200);
 

@@ -1,11 +1,13 @@
 import { Controller, Get, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiException } from '../common/errors/api-exception.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
 /** How long the readiness probe waits for the database before calling it down. */
 const DATABASE_PING_TIMEOUT_MS = 1500;
 
+@ApiTags('Operations')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -15,12 +17,14 @@ export class HealthController {
 
   /** Liveness: the process answers. Checks nothing else, so a database outage never gets it restarted. */
   @Get()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** Readiness: the database answers a query within a short timeout. */
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers within 1.5 s (503 naming what is down otherwise)' })
   @HealthCheck()
   async ready(): Promise<HealthCheckResult> {
     try {

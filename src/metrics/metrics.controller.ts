@@ -1,9 +1,11 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiException } from '../common/errors/api-exception.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
+@ApiTags('Operations')
 @Controller('metrics')
 export class MetricsController {
   constructor(
@@ -12,6 +14,8 @@ export class MetricsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Prometheus metrics (404 when switched off or moved to METRICS_PORT)' })
+  @ApiProduces('text/plain')
   async scrape(@Res() response: Response): Promise<void> {
     // Switched off, or served on a port of its own: this address then does not exist.
     if (!this.config.metrics.enabled || this.config.metrics.port !== undefined) {

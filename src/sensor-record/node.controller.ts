@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { SerializationService } from '../serialization/serialization.service.js';
+import { ReadSensorRecordDocs } from './sensor-record.api-docs.js';
 import { SensorRecordService } from './sensor-record.service.js';
 
 // Drupal's fallback text when entity access denies the `view` operation.
@@ -19,6 +20,7 @@ export class NodeController {
   ) {}
 
   @Get(':nid')
+  @ReadSensorRecordDocs()
   @Authenticated({ deniedMessage: VIEW_DENIED_MESSAGE })
   async show(
     @Param('nid') nidParameter: string,

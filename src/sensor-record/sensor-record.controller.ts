@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { addLogContext } from '../logging/log-context.js';
 import { SerializationService } from '../serialization/serialization.service.js';
 import { SensorReportDto } from './dto/sensor-report.dto.js';
+import { CreateSensorRecordDocs } from './sensor-record.api-docs.js';
 import { SensorRecordService } from './sensor-record.service.js';
 import { ParseSubmissionPipe } from './submission/parse-submission.pipe.js';
 import { Submission, SubmissionText } from './submission/submission.decorators.js';
@@ -24,6 +25,7 @@ export class SensorRecordController {
   ) {}
 
   @Post(SENSOR_RECORD_PATH)
+  @CreateSensorRecordDocs()
   @Authenticated({ requireIngest: true })
   async create(
     @Submission(ParseSubmissionPipe, sensorReportValidationPipe) report: SensorReportDto,

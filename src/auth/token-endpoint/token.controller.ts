@@ -2,6 +2,7 @@ import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { type GrantOutcome, MetricsService } from '../../metrics/metrics.service.js';
+import { TokenEndpointDocs } from './token.api-docs.js';
 import { TokenGrantsService } from './token-grants.service.js';
 import { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
@@ -16,6 +17,7 @@ export class TokenController {
   ) {}
 
   @Post()
+  @TokenEndpointDocs()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
