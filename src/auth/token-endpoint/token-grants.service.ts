@@ -9,6 +9,7 @@ import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
+import { UserEntity } from '../users/user.entity.js';
 import { UsersService } from '../users/users.service.js';
 import { LoginFloodService } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
@@ -68,7 +69,9 @@ export class TokenGrantsService {
       if (stored.clientId !== clientId) return { error: 'client' };
       if (stored.revoked) return { reuse: stored.familyId };
       if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
-      const user = await this.users.findByUid(stored.uid);
+      // Through the transaction's own connection: asking the pool for a second one while holding one
+      // deadlocks once as many refreshes run at once as the pool has connections.
+      const user = await manager.findOneBy(UserEntity, { uid: stored.uid });
       if (!user?.status) return { error: 'user' };
       if (!(await this.refreshTokens.revoke(manager, stored.id, now))) return { reuse: stored.familyId };
       return { pair: await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId }) };
