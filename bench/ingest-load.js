@@ -1,0 +1,122 @@
+// One ingestion load run: autocannon against one server with the shared valid bodies, every request
+// numbered (its serial travels as `field_sequence`, its run as the dev_id prefix), so afterwards the
+// rows in the database can be matched one by one against the answers received.
+import autocannon from 'autocannon';
+import { renderBody } from './bodies.js';
+import { serialsStored } from './database.js';
+
+export const RECORD_PATH = '/api-sensor/iot/sensor-record';
+
+/**
+ * Drives `baseUrl` for `durationSec` at `connections`; returns throughput, latency and the per-serial
+ * answers. `serialBase` keeps serials unique across runs.
+ */
+export async function ingestRun({ baseUrl, token, prefix, connections, durationSec, templates, serialBase, timeoutSec = 10 }) {
+  let next = serialBase;
+  const sent = [];
+  const answers = new Map();
+  const samples = [];
+  const instance = autocannon({
+    url: baseUrl,
+    connections,
+    duration: durationSec,
+    timeout: timeoutSec,
+    requests: [
+      {
+        method: 'POST',
+        path: RECORD_PATH,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/hal+json',
+          Accept: 'application/hal+json',
+        },
+        setupRequest(request, context) {
+          const serial = next++;
+          context.serial = serial;
+          sent.push(serial);
+          request.body = renderBody(templates[serial % templates.length], prefix, serial);
+          return request;
+        },
+        onResponse(status, body, context) {
+          answers.set(context.serial, status);
+          if ((status < 200 || status > 299) && samples.length < 5) samples.push({ status, body: String(body).slice(0, 400) });
+        },
+      },
+    ],
+  });
+  const result = await instance;
+  return { result, sent, answers, samples };
+}
+
+/** Waits until the rows for `prefix` stop changing (requests in flight at the stop finish), then reads them. */
+async function settledSerials(db, prefix, columns, { quietMs = 400, maxMs = 15_000 } = {}) {
+  const deadline = Date.now() + maxMs;
+  let previous = await serialsStored(db, prefix, columns);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const current = await serialsStored(db, prefix, columns);
+    if (current.length === previous.length || Date.now() > deadline) return current;
+    previous = current;
+  }
+}
+
+/**
+ * Matches answers against rows: every 2xx must have exactly one row, no row may exist for a request
+ * answered with an error or never sent. Requests still in flight when the load stopped (no answer)
+ * may or may not have a row; there can be at most one per connection.
+ */
+export async function account(run, db, prefix, connections, columns) {
+  const stored = await settledSerials(db, prefix, columns);
+  const sentSet = new Set(run.sent);
+  const storedSet = new Set(stored);
+  let acked = 0;
+  let non2xx = 0;
+  let lost = 0;
+  let storedAfterError = 0;
+  for (const [serial, status] of run.answers) {
+    if (status >= 200 && status <= 299) {
+      acked++;
+      if (!storedSet.has(serial)) lost++;
+    } else {
+      non2xx++;
+      if (storedSet.has(serial)) storedAfterError++;
+    }
+  }
+  const unanswered = run.sent.filter((serial) => !run.answers.has(serial));
+  const storedUnanswered = unanswered.filter((serial) => storedSet.has(serial)).length;
+  const foreign = stored.filter((serial) => !sentSet.has(serial)).length;
+  const duplicates = stored.length - storedSet.size;
+  const extra = storedAfterError + foreign + duplicates;
+  const problems = [];
+  if (lost > 0) problems.push(`${lost} acknowledged record(s) missing from the database`);
+  if (extra > 0) problems.push(`${extra} extra row(s) (after an error answer ${storedAfterError}, never sent ${foreign}, duplicated ${duplicates})`);
+  if (non2xx > 0) problems.push(`${non2xx} non-2xx answer(s)`);
+  if (run.result.errors > 0) problems.push(`${run.result.errors} connection error(s)/timeout(s)`);
+  if (unanswered.length > connections) problems.push(`${unanswered.length} unanswered requests (more than the ${connections} in flight at the stop)`);
+  return {
+    sent: run.sent.length,
+    acked,
+    non2xx,
+    errors: run.result.errors,
+    timeouts: run.result.timeouts,
+    rows: stored.length,
+    lost,
+    extra,
+    inFlightAtStop: unanswered.length,
+    inFlightStored: storedUnanswered,
+    problems,
+  };
+}
+
+/** The figures one run contributes to the report. */
+export function summarize(run, accounting) {
+  const r = run.result;
+  return {
+    requestsPerSec: accounting.acked / r.duration,
+    durationSec: r.duration,
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.average },
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, { count }]) => [code, count])),
+    ...accounting,
+    errorSamples: run.samples,
+  };
+}
