@@ -13,7 +13,8 @@ import { setupOpenApi } from './openapi/openapi.setup.js';
 export function configureApp(app: INestApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(Logger));
-  app.use(helmet());
+  // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
