@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
@@ -32,6 +33,7 @@ import { UsersService } from './users/users.service.js';
     TokenStateService,
     BearerStrategy,
     BearerAuthGuard,
+    { provide: APP_GUARD, useExisting: BearerAuthGuard },
   ],
   exports: [BearerAuthGuard, BearerStrategy, UsersService, ClientsService, AccessTokensService, TokenStateService],
 })

@@ -1,8 +1,11 @@
-import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 import { AUTHENTICATED_OPTIONS, type AuthenticatedOptions } from './bearer/authenticated-options.js';
-import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
 
-/** Requires a valid bearer access token (and, with `requireIngest`, the sensor-record permission). */
+/**
+ * How the global bearer guard treats a route: with `requireIngest` the user also needs the
+ * sensor-record permission; `deniedMessage` is the route's 403 text. (A route without it still
+ * requires a valid token unless it is `@Public()`.)
+ */
 export function Authenticated(options: AuthenticatedOptions = {}) {
-  return applyDecorators(SetMetadata(AUTHENTICATED_OPTIONS, options), UseGuards(BearerAuthGuard));
+  return SetMetadata(AUTHENTICATED_OPTIONS, options);
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/public.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
@@ -8,6 +9,7 @@ import { DatabaseHealthIndicator } from './database.health.js';
 const DATABASE_PING_TIMEOUT_MS = 1500;
 
 @ApiTags('Operations')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

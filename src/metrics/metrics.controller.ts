@@ -1,11 +1,13 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Public } from '../auth/public.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
 @ApiTags('Operations')
+@Public()
 @Controller('metrics')
 export class MetricsController {
   constructor(

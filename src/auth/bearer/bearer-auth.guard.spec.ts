@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiException } from '../../common/errors/api-exception.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import { AUTHENTICATED_OPTIONS, type AuthenticatedOptions, DEFAULT_DENIED_MESSAGE } from './authenticated-options.js';
+import { IS_PUBLIC } from '../public.decorator.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 
 const ingestUser: AuthenticatedUser = Object.freeze({ uid: 1, uuid: 'u-1', name: 'gw', clientId: 'c', mayCreateSensorRecords: true });
@@ -30,6 +31,14 @@ describe(BearerAuthGuard.name, () => {
 
   beforeEach(() => {
     sut = new BearerAuthGuard(new Reflector());
+  });
+
+  it('lets a request through to a @Public() route without asking for a token', async () => {
+    const handler = () => undefined;
+    Reflect.defineMetadata(IS_PUBLIC, true, handler);
+    const context = { getHandler: () => handler, getClass: () => class Open {} } as unknown as ExecutionContext;
+
+    await expect(Promise.resolve(sut.canActivate(context))).resolves.toBe(true);
   });
 
   it('passes the user through when the strategy found one', () => {

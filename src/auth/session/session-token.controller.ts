@@ -1,12 +1,14 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { randomBytes } from 'node:crypto';
+import { Public } from '../public.decorator.js';
 
 /**
  * Drupal's CSRF token route. Bearer-authenticated requests never need the token, so it is random
  * and not checked; the route exists so that clients written for Drupal keep working.
  */
 @ApiTags('OAuth 2.0')
+@Public()
 @Controller('session/token')
 export class SessionTokenController {
   @Get()

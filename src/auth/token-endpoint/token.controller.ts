@@ -1,6 +1,7 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiException } from '../../common/errors/api-exception.js';
+import { Public } from '../public.decorator.js';
 import { type GrantOutcome, MetricsService } from '../../metrics/metrics.service.js';
 import { TokenEndpointDocs } from './token.api-docs.js';
 import { TokenGrantsService } from './token-grants.service.js';
@@ -9,6 +10,7 @@ import type { TokenResponse } from './token-response.js';
 
 export const TOKEN_PATH = 'api-sensor/oauth/token';
 
+@Public()
 @Controller(TOKEN_PATH)
 export class TokenController {
   constructor(
