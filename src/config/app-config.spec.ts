@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('names the variable, every rule it breaks and the value as given', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(
+      'Invalid configuration: PORT must be an integer number; PORT must not be less than 0; PORT must not be greater than 65535 (got "eighty")',
+    );
+  });
+
   it.each([
     ['PORT', 'eighty', /PORT/],
     ['PORT', '70000', /PORT/],

@@ -39,7 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const vars = plainToInstance(EnvironmentVariables, present, { exposeDefaultValues: true });
   const errors = validateSync(vars, { skipMissingProperties: false });
-  if (errors.length > 0) throw new ConfigError(`Invalid configuration: ${describe(errors[0])}`);
+  if (errors.length > 0) throw new ConfigError(`Invalid configuration: ${describe(errors[0], present)}`);
 
   const port = vars.PORT;
   return {
@@ -78,8 +78,10 @@ function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
   return { type: 'mysql', url, migrationsRun: vars.DB_MIGRATIONS_RUN, poolSize: vars.DB_POOL_SIZE };
 }
 
-function describe(error: ValidationError): string {
-  const reasons = Object.values(error.constraints ?? {});
-  const value = error.value === undefined ? '' : ` (got ${JSON.stringify(String(error.value))})`;
-  return `${reasons[0] ?? `${error.property} is invalid`}${value}`;
+/** Every broken rule of the first offending variable, with the value as it was given. */
+function describe(error: ValidationError, given: Record<string, string | undefined>): string {
+  const reasons = Object.values(error.constraints ?? {}).reverse();
+  const raw = given[error.property];
+  const value = raw === undefined ? '' : ` (got ${JSON.stringify(raw)})`;
+  return `${reasons.join('; ') || `${error.property} is invalid`}${value}`;
 }
