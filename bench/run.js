@@ -12,14 +12,15 @@
 //   --profile             BENCH_PROFILE=1         CPU profiles of service and floor into bench/results/
 //   --floor-only                                  harness self-test: floor alone on its own table
 //   BENCH_TOKEN_KINDS          token grants measured, in order ("refresh,password")
-//   BENCH_SERVICE_NODE_FLAGS   extra node flags for the service, e.g. "--max-semi-space-size=32"
+//   BENCH_SERVICE_NODE_FLAGS   node flags for the service after those of `npm start` (a repeated flag
+//                              overrides), e.g. "--max-semi-space-size=32"
 //   BENCH_DATABASE_SERVER (mysql://root@127.0.0.1:3306), BENCH_DATABASE (sensor_records_bench),
 //   BENCH_SERVICE_PORT (3900), BENCH_FLOOR_PORT (3901), BENCH_DB_POOL_SIZE (10), BENCH_TIMEOUT (600 s)
 //
 // Exit status: 0 clean; 1 a record lost or extra, a non-2xx or connection error under valid load;
 // 2 the harness itself failed (build, start-up, database).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,8 +152,9 @@ async function main() {
       ACCESS_TOKEN_TTL: String(Math.max(3600, cfg.timeoutSec * 2)),
       SITE_TIMEZONE: cfg.siteTimezone,
     });
-    log(`starting the service on ${serviceUrl} (NODE_ENV=production${process.env.BENCH_SERVICE_NODE_FLAGS ? `, node ${process.env.BENCH_SERVICE_NODE_FLAGS}` : ''})`);
-    const serviceFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    // The flags `npm start` runs the service with (the heap cap), so the figures are those of a deployment.
+    const serviceFlags = [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+    log(`starting the service on ${serviceUrl} (NODE_ENV=production${serviceFlags.length ? `, node ${serviceFlags.join(' ')}` : ''})`);
     service = startChild('service', process.execPath, [...serviceFlags, ...nodeFlags('service'), 'dist/main.js'], {
       cwd: root,
       env: serviceEnv,
@@ -319,3 +321,11 @@ main().then(
     process.exit(2);
   },
 );
+
+/** The node flags of the `start` script (`node <flags> dist/main.js`). */
+function startScriptNodeFlags() {
+  const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  const flags = /^node\s+(.*?)\s*dist\/main\.js$/.exec(start);
+  if (!flags) throw new Error(`package.json "start" is not "node [flags] dist/main.js": ${start}`);
+  return flags[1].split(/\s+/).filter(Boolean);
+}

@@ -7,6 +7,7 @@ import { authEntities } from './auth.entities.js';
 import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
 import { BearerStrategy } from './bearer/bearer.strategy.js';
 import { TokenStateService } from './bearer/token-state.service.js';
+import { VerifiedTokenCache } from './bearer/verified-token-cache.js';
 import { ClientsService } from './clients/clients.service.js';
 import { SessionTokenController } from './session/session-token.controller.js';
 import { LoginFloodService } from './token-endpoint/login-flood.service.js';
@@ -31,6 +32,7 @@ import { UsersService } from './users/users.service.js';
     LoginFloodService,
     TokenGrantsService,
     TokenStateService,
+    VerifiedTokenCache,
     BearerStrategy,
     BearerAuthGuard,
     { provide: APP_GUARD, useExisting: BearerAuthGuard },

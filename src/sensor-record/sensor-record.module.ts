@@ -1,11 +1,13 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { raw } from 'express';
+import { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { HttpServerDrain } from './http-server-drain.service.js';
 import { NodeController } from './node.controller.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordService } from './sensor-record.service.js';
+import { SensorReportWriter } from './sensor-report-writer.js';
 
 /** Submission bodies are read as bytes: content type and JSON syntax are checked after the bearer guard. */
 const SUBMISSION_BODY_LIMIT = '64kb';
@@ -13,7 +15,12 @@ const SUBMISSION_BODY_LIMIT = '64kb';
 @Module({
   imports: [AuthModule, SerializationModule],
   controllers: [SensorRecordController, NodeController],
-  providers: [SensorRecordService, HttpServerDrain],
+  providers: [
+    SensorRecordService,
+    HttpServerDrain,
+    // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
+    { provide: SensorReportWriter, useFactory: (dataSource: DataSource) => new SensorReportWriter(dataSource), inject: [DataSource] },
+  ],
   exports: [SensorRecordService],
 })
 export class SensorRecordModule implements NestModule {

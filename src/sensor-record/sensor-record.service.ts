@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
-import { runInTransaction } from '../database/run-in-transaction.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -10,6 +9,7 @@ import type { SensorReportDto } from './dto/sensor-report.dto.js';
 import { SensorReportEntity } from './sensor-report.entity.js';
 import { toSensorReportModel } from './sensor-report.mapper.js';
 import type { SensorReportModel, UserReference } from './sensor-report.model.js';
+import { SensorReportWriter } from './sensor-report-writer.js';
 import { newSensorReportRow } from './sensor-report.row.js';
 
 @Injectable()
@@ -20,6 +20,7 @@ export class SensorRecordService {
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly writer: SensorReportWriter,
   ) {}
 
   /** Stores a validated report; resolves only once the row is committed. */
@@ -31,12 +32,7 @@ export class SensorRecordService {
       siteTimezone: this.config.siteTimezone,
       requestBody,
     });
-    const nid = await runInTransaction(this.dataSource, async (manager) => {
-      const inserted = await manager.createQueryBuilder().insert().into(SensorReportEntity).values(row).execute();
-      const id = Number(inserted.identifiers[0]?.nid);
-      await manager.createQueryBuilder().update(SensorReportEntity).set({ vid: id }).where('nid = :id', { id }).execute();
-      return id;
-    });
+    const nid = await this.writer.write(row);
     this.metrics.recordCreated(row.fieldEvent);
     const reference: UserReference = { uid: author.uid, uuid: author.uuid };
     return toSensorReportModel({ ...row, nid, vid: nid }, { owner: reference, revisionUser: reference, bundleUuid });

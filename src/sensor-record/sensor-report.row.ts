@@ -15,7 +15,9 @@ export interface NewRowContext {
 }
 
 /** The row a validated report is stored as (without `nid`/`vid`, which the database assigns). */
-export function newSensorReportRow(report: SensorReportDto, context: NewRowContext): Omit<SensorReportEntity, 'nid' | 'vid'> {
+export type NewSensorReportRow = Omit<SensorReportEntity, 'nid' | 'vid'>;
+
+export function newSensorReportRow(report: SensorReportDto, context: NewRowContext): NewSensorReportRow {
   const { metadata, payload_fields: fields } = report;
   const deviceTime = parseDeviceTime(metadata.time);
   // Validation has already refused every time this could not read.

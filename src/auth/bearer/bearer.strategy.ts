@@ -3,14 +3,14 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import type { AuthenticatedUser } from '../authenticated-user.js';
-import { AccessTokensService } from '../tokens/access-tokens.service.js';
 import { TokenStateService } from './token-state.service.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
-/** Verifies the JWT, then asks the database (briefly cached) whether its user and family still stand. */
+/** Verifies the JWT (remembered until it expires), then asks the database (briefly cached) whether its user and family still stand. */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(
-    private readonly accessTokens: AccessTokensService,
+    private readonly verifiedTokens: VerifiedTokenCache,
     private readonly tokenState: TokenStateService,
   ) {
     super();
@@ -23,7 +23,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   }
 
   async validate(token: string): Promise<AuthenticatedUser | false> {
-    const claims = await this.accessTokens.verify(token);
+    const claims = await this.verifiedTokens.verify(token);
     if (!claims) return false;
     return (await this.tokenState.resolve(claims)) ?? false;
   }

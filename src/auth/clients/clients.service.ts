@@ -12,8 +12,18 @@ export interface CreatedClient {
 
 const MAX_LABEL_LENGTH = 255;
 
+/**
+ * How long a client row read for authentication is reused: every token grant authenticates its
+ * client, and clients are only ever added. A client removed from the table (by an operator) stops
+ * authenticating within this time.
+ */
+export const CLIENT_CACHE_MS = 5000;
+const MAX_CACHED_CLIENTS = 1000;
+
 @Injectable()
 export class ClientsService {
+  private readonly cache = new Map<string, { client: OAuthClientEntity; until: number }>();
+
   constructor(@InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>) {}
 
   /** Registers a client; the secret (generated unless given) is returned once and kept only as a digest. */
@@ -30,16 +40,29 @@ export class ClientsService {
   }
 
   /** The client when the secret matches, otherwise null. */
-  async authenticate(clientId: string, clientSecret: string): Promise<OAuthClientEntity | null> {
+  async authenticate(clientId: string, clientSecret: string, now = Date.now()): Promise<OAuthClientEntity | null> {
+    const client = await this.findWithSecret(clientId, now);
+    const presented = Buffer.from(sha256Hex(clientSecret), 'hex');
+    const stored = Buffer.from(client?.secretHash ?? sha256Hex(''), 'hex');
+    const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
+    return client && matches ? client : null;
+  }
+
+  /** Only found clients are remembered: an unknown id is asked of the database every time. */
+  private async findWithSecret(clientId: string, now: number): Promise<OAuthClientEntity | null> {
+    const cached = this.cache.get(clientId);
+    if (cached && cached.until > now) return cached.client;
+    this.cache.delete(clientId);
     const client = await this.clients
       .createQueryBuilder('client')
       .addSelect('client.secretHash')
       .where('client.clientId = :clientId', { clientId })
       .getOne();
-    const presented = Buffer.from(sha256Hex(clientSecret), 'hex');
-    const stored = Buffer.from(client?.secretHash ?? sha256Hex(''), 'hex');
-    const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
-    return client && matches ? client : null;
+    if (!client) return null;
+    // Few clients exist; a full cache just starts over.
+    if (this.cache.size >= MAX_CACHED_CLIENTS) this.cache.clear();
+    this.cache.set(clientId, { client, until: now + CLIENT_CACHE_MS });
+    return client;
   }
 }
 

@@ -9,7 +9,6 @@ import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
-import { UserEntity } from '../users/user.entity.js';
 import { UsersService } from '../users/users.service.js';
 import { LoginFloodService } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
@@ -64,15 +63,15 @@ export class TokenGrantsService {
     const presented = request.required('refresh_token');
     const outcome = await runInTransaction(this.dataSource, async (manager): Promise<RefreshOutcome> => {
       const now = new Date();
-      const stored = await this.refreshTokens.find(manager, presented);
-      if (!stored) return { error: 'unknown' };
+      // The user is read through the transaction's own connection: asking the pool for a second one
+      // while holding one deadlocks once as many refreshes run at once as the pool has connections.
+      const found = await this.refreshTokens.findWithUserStatus(manager, presented);
+      if (!found) return { error: 'unknown' };
+      const { stored, userActive } = found;
       if (stored.clientId !== clientId) return { error: 'client' };
       if (stored.revoked) return { reuse: stored.familyId };
       if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
-      // Through the transaction's own connection: asking the pool for a second one while holding one
-      // deadlocks once as many refreshes run at once as the pool has connections.
-      const user = await manager.findOneBy(UserEntity, { uid: stored.uid });
-      if (!user?.status) return { error: 'user' };
+      if (!userActive) return { error: 'user' };
       if (!(await this.refreshTokens.revoke(manager, stored.id, now))) return { reuse: stored.familyId };
       return { pair: await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId }) };
     });

@@ -21,7 +21,7 @@ export interface TokenGrant {
 
 /** Every issued token carries Drupal's role-as-scope for a logged-in account. */
 export const TOKEN_SCOPE = 'authenticated';
-const CLOCK_LEEWAY_SECONDS = 1;
+export const CLOCK_LEEWAY_SECONDS = 1;
 const REQUIRED_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope'];
 
 @Injectable()

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { sha256Hex } from '../clients/clients.service.js';
 import type { TokenGrant } from './access-tokens.service.js';
+import { UserEntity } from '../users/user.entity.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
 /** Opaque refresh tokens: 48 random bytes handed out once, kept only as their SHA-256 digest. */
@@ -26,8 +27,17 @@ export class RefreshTokensService {
     return token;
   }
 
-  find(manager: EntityManager, token: string): Promise<RefreshTokenEntity | null> {
-    return manager.findOneBy(RefreshTokenEntity, { tokenHash: sha256Hex(token) });
+  /** The stored token and whether its user is active, in one statement (a refresh needs both). */
+  async findWithUserStatus(manager: EntityManager, token: string): Promise<{ stored: RefreshTokenEntity; userActive: boolean } | null> {
+    const { entities, raw } = await manager
+      .createQueryBuilder(RefreshTokenEntity, 'token')
+      .leftJoin(UserEntity, 'account', 'account.uid = token.uid')
+      .addSelect('account.status', 'account_status')
+      .where('token.tokenHash = :tokenHash', { tokenHash: sha256Hex(token) })
+      .getRawAndEntities<{ account_status: number | boolean | null }>();
+    const [stored] = entities;
+    if (!stored) return null;
+    return { stored, userActive: Boolean(Number(raw[0]?.account_status ?? 0)) };
   }
 
   /**

@@ -1,0 +1,32 @@
+import type { DataSource } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { SensorReportEntity } from './sensor-report.entity.js';
+import type { NewSensorReportRow } from './sensor-report.row.js';
+
+/**
+ * Builds the multi-row INSERT of new sensor reports as plain SQL with `?` placeholders (both drivers
+ * take them). The query builder's parameter bookkeeping grows with rows × columns and cost more
+ * than the rest of the write (3.5 % of a submission's CPU at ~10 rows per batch). Values still go
+ * through the driver's own conversion, so they are stored exactly as the repository would store them.
+ */
+export class SensorReportInsert {
+  private readonly columns: ColumnMetadata[];
+  private readonly prefix: string;
+  private readonly rowPlaceholders: string;
+
+  constructor(private readonly dataSource: DataSource) {
+    const metadata = dataSource.getMetadata(SensorReportEntity);
+    const { driver } = dataSource;
+    // `nid` comes from the database; `vid` is set to it once known.
+    this.columns = metadata.columns.filter((column) => !column.isGenerated && column.propertyName !== 'vid');
+    const names = this.columns.map((column) => driver.escape(column.databaseName)).join(', ');
+    this.prefix = `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES `;
+    this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
+  }
+
+  query(rows: NewSensorReportRow[]): [sql: string, parameters: unknown[]] {
+    const { driver } = this.dataSource;
+    const parameters = rows.flatMap((row) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(row), column)));
+    return [this.prefix + rows.map(() => this.rowPlaceholders).join(', '), parameters];
+  }
+}

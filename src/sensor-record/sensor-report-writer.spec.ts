@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, TransactionCommitEvent } from 'typeorm';
+import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { initializeDataSource } from '../database/initialize-data-source.js';
+import { SensorReportWriter } from './sensor-report-writer.js';
+import type { NewSensorReportRow } from './sensor-report.row.js';
+
+const created = new Date('2026-11-21T06:00:00Z');
+
+const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReportRow => ({
+  uuid,
+  type: 'sensor_report',
+  langcode: 'en',
+  status: true,
+  promote: false,
+  sticky: false,
+  defaultLangcode: true,
+  revisionTranslationAffected: true,
+  revisionLog: null,
+  uid: 1,
+  revisionUid: 1,
+  title: `Sensor report: 0004A30B001C1234 (${sequence})`,
+  created,
+  changed: created,
+  revisionTimestamp: created,
+  fieldBatteryVoltage: null,
+  fieldCounter: null,
+  fieldData: null,
+  fieldDate: created,
+  fieldEvent: 'heartbeat',
+  fieldGateway: null,
+  fieldNetwork: null,
+  fieldRssi: null,
+  fieldSensorId: '0004A30B001C1234',
+  fieldSequence: sequence,
+  fieldSnr: null,
+  fieldStatus: null,
+  fieldTiltSensor: null,
+  fieldTimeout: 86_400,
+  requestBody: '{}',
+});
+
+const connectionLost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+
+describe(SensorReportWriter.name, () => {
+  let dataSource: DataSource;
+  let sut: SensorReportWriter;
+  /** Per committed (or attempted) transaction: how many rows it could see and how many writes had resolved. */
+  let commits: Array<{ visibleRows: number; resolvedWrites: number }>;
+  let resolvedWrites: number;
+  let failCommit: (() => Error) | undefined;
+
+  const stored = async () =>
+    (await dataSource.query('SELECT nid, vid, uuid, field_sequence AS sequence FROM sensor_report ORDER BY nid')) as Array<{
+      nid: number;
+      vid: number;
+      uuid: string;
+      sequence: number;
+    }>;
+  const write = (row: NewSensorReportRow) =>
+    sut.write(row).then((nid) => {
+      resolvedWrites++;
+      return nid;
+    });
+
+  beforeEach(async () => {
+    // No query logging: the per-row fallback test fails a query on purpose.
+    const options = buildDataSourceOptions({ type: 'sqlite', path: ':memory:', migrationsRun: true });
+    dataSource = await initializeDataSource({ ...options, logging: false });
+    commits = [];
+    resolvedWrites = 0;
+    failCommit = undefined;
+    dataSource.subscribers.push({
+      beforeTransactionCommit: async (event: TransactionCommitEvent) => {
+        const [{ count }] = (await event.queryRunner.query('SELECT COUNT(*) AS count FROM sensor_report')) as Array<{ count: number }>;
+        commits.push({ visibleRows: count, resolvedWrites });
+        if (failCommit) throw failCommit();
+      },
+    });
+    sut = new SensorReportWriter(dataSource, { maxBatchesInFlight: 1, maxRowsPerBatch: 3 });
+  });
+
+  afterEach(() => dataSource.destroy());
+
+  it('writes rows that arrive while a batch is in flight as one transaction, each answered with its own nid', async () => {
+    const rows = Array.from({ length: 7 }, (_, index) => reportRow(index));
+
+    const nids = await Promise.all(rows.map(write));
+
+    expect(commits.map((commit) => commit.visibleRows)).toEqual([1, 4, 7]);
+    expect(new Set(nids).size).toBe(7);
+    const byNid = new Map((await stored()).map((row) => [row.nid, row]));
+    rows.forEach((row, index) => expect(byNid.get(nids[index]!)).toEqual({ nid: nids[index], vid: nids[index], uuid: row.uuid, sequence: index }));
+  });
+
+  it('answers no write before the transaction holding its row has committed', async () => {
+    await Promise.all(Array.from({ length: 7 }, (_, index) => write(reportRow(index))));
+
+    // Each batch's rows are visible to its own transaction before COMMIT, but only earlier batches have answered.
+    expect(commits).toEqual([
+      { visibleRows: 1, resolvedWrites: 0 },
+      { visibleRows: 4, resolvedWrites: 1 },
+      { visibleRows: 7, resolvedWrites: 4 },
+    ]);
+  });
+
+  it('retries the rows of a failed batch one by one, so one bad row fails alone', async () => {
+    const taken = reportRow(0);
+    const first = write(taken);
+    const batch = [reportRow(1), reportRow(2, taken.uuid), reportRow(3)].map(write);
+    await first;
+
+    const [good1, duplicate, good3] = await Promise.allSettled(batch);
+
+    expect(duplicate).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_CONSTRAINT_UNIQUE' } });
+    expect(good1.status).toBe('fulfilled');
+    expect(good3.status).toBe('fulfilled');
+    expect((await stored()).map((row) => [row.sequence, row.vid === row.nid])).toEqual([
+      [0, true],
+      [1, true],
+      [3, true],
+    ]);
+  });
+
+  it('rejects every write of the batch, storing none and retrying none, when the database is unavailable', async () => {
+    failCommit = connectionLost;
+
+    const results = await Promise.allSettled([1, 2, 3].map((sequence) => write(reportRow(sequence))));
+
+    expect(results).toEqual(Array.from({ length: 3 }, () => ({ status: 'rejected', reason: expect.objectContaining({ code: 'PROTOCOL_CONNECTION_LOST' }) })));
+    expect(commits).toHaveLength(2); // the first row alone, then the other two together: no per-row retry
+    expect(await stored()).toEqual([]);
+  });
+
+  it('keeps writing once the database is back', async () => {
+    failCommit = connectionLost;
+    await expect(write(reportRow(1))).rejects.toMatchObject({ code: 'PROTOCOL_CONNECTION_LOST' });
+    failCommit = undefined;
+
+    const nid = await write(reportRow(2));
+
+    expect(await stored()).toEqual([{ nid, vid: nid, uuid: expect.any(String), sequence: 2 }]);
+  });
+});
