@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { LOG_DESTINATION } from '../src/logging/logging.module.js';
-import { sensorReportSubmissionStub } from './fixtures/sensor-report-submission.stub.js';
+import { sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -40,7 +40,7 @@ describe('Request logs', () => {
       .set('Authorization', `Bearer ${secrets.accessToken}`)
       .set('Content-Type', 'application/hal+json')
       .set('X-Request-Id', 'trap-42')
-      .send(JSON.stringify(sensorReportSubmissionStub))
+      .send(JSON.stringify(sensorReportStub.complete))
       .expect(201);
 
     const requestLines = lines().filter((line) => line.request_id === 'trap-42');
@@ -50,7 +50,7 @@ describe('Request logs', () => {
       req: { method: 'POST', path: RECORD_PATH },
       res: { status: 201 },
       route: RECORD_PATH,
-      dev_id: sensorReportSubmissionStub.dev_id,
+      dev_id: sensorReportStub.complete.dev_id,
       uid: secrets.uid,
     });
     expect(typeof requestLines[0].duration_ms).toBe('number');
@@ -92,7 +92,7 @@ async function exerciseEverySecret(testApp: TestApp) {
     .post(RECORD_PATH)
     .set('Authorization', `Bearer ${refreshed.body.access_token}`)
     .set('Content-Type', 'application/hal+json')
-    .send(JSON.stringify(sensorReportSubmissionStub))
+    .send(JSON.stringify(sensorReportStub.complete))
     .expect(201);
   await request(server).post(RECORD_PATH).set('Authorization', `Bearer ${refreshed.body.access_token}x`).send('{}').expect(403);
   await request(server).get('/node/1').set('Authorization', `bearer ${granted.body.access_token}`).expect((response) => expect(response.status).toBeLessThan(500));

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { SensorRecordService } from '../src/sensor-record/sensor-record.service.js';
 import type { ResponseFormat } from '../src/serialization/response-format.js';
 import { SerializationService } from '../src/serialization/serialization.service.js';
-import { sensorReportSubmissionStub } from './fixtures/sensor-report-submission.stub.js';
+import { sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { asText } from './utils/raw-response.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
@@ -69,7 +69,7 @@ describe('Response format negotiation', () => {
       .set('Authorization', `Bearer ${accessToken}`)
       .set('Content-Type', 'application/hal+json');
     if (accept !== undefined) call.set('Accept', accept);
-    return asText(call).send(JSON.stringify(sensorReportSubmissionStub));
+    return asText(call).send(JSON.stringify(sensorReportStub.complete));
   };
   const read = (nid: number, query: string, accept?: string) => {
     const call = request(testApp.app.getHttpServer()).get(`/node/${nid}${query}`).set('Authorization', `Bearer ${accessToken}`);
@@ -109,7 +109,7 @@ describe('Response format negotiation', () => {
           .set('Authorization', `Bearer ${accessToken}`)
           .set('Content-Type', 'application/json'),
       )
-        .send(JSON.stringify({ ...sensorReportSubmissionStub, dev_id: hostile }))
+        .send(JSON.stringify({ ...sensorReportStub.complete, dev_id: hostile }))
         .expect(201);
 
       expect(XMLValidator.validate(response.body)).toBe(true);
