@@ -2,42 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, TransactionCommitEvent } from 'typeorm';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
+import { sensorReportRowStub } from '../../test/fixtures/sensor-report-row.stub.js';
 import { SensorReportWriter } from './sensor-report-writer.js';
 import type { NewSensorReportRow } from './sensor-report.row.js';
 
-const created = new Date('2026-11-21T06:00:00Z');
-
 const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReportRow => ({
+  ...sensorReportRowStub,
   uuid,
-  type: 'sensor_report',
-  langcode: 'en',
-  status: true,
-  promote: false,
-  sticky: false,
-  defaultLangcode: true,
-  revisionTranslationAffected: true,
-  revisionLog: null,
-  uid: 1,
-  revisionUid: 1,
-  title: `Sensor report: 0004A30B001C1234 (${sequence})`,
-  created,
-  changed: created,
-  revisionTimestamp: created,
-  fieldBatteryVoltage: null,
-  fieldCounter: null,
-  fieldData: null,
-  fieldDate: created,
-  fieldEvent: 'heartbeat',
-  fieldGateway: null,
-  fieldNetwork: null,
-  fieldRssi: null,
-  fieldSensorId: '0004A30B001C1234',
   fieldSequence: sequence,
-  fieldSnr: null,
-  fieldStatus: null,
-  fieldTiltSensor: null,
-  fieldTimeout: 86_400,
-  requestBody: '{}',
 });
 
 const connectionLost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });

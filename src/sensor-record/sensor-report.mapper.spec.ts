@@ -1,4 +1,5 @@
 import type { SensorReportEntity } from './sensor-report.entity.js';
+import { sensorReportRowStub } from '../../test/fixtures/sensor-report-row.stub.js';
 import { toSensorReportModel } from './sensor-report.mapper.js';
 
 const owner = { uid: 7, uuid: 'a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b' };
@@ -7,37 +8,8 @@ const created = new Date('2026-11-21T04:35:00Z');
 
 const row = (changes: Partial<SensorReportEntity> = {}): SensorReportEntity => ({
   nid: 42,
-  uuid: '3c9d8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
   vid: 42,
-  type: 'sensor_report',
-  langcode: 'en',
-  status: true,
-  promote: false,
-  sticky: false,
-  defaultLangcode: true,
-  revisionTranslationAffected: true,
-  revisionLog: null,
-  uid: 7,
-  revisionUid: 7,
-  title: 'Sensor report: trap-1 (2020-07-22T06:11:11)',
-  created,
-  changed: created,
-  revisionTimestamp: created,
-  fieldBatteryVoltage: '3.600',
-  fieldCounter: 12,
-  fieldData: '21.000',
-  fieldDate: new Date('2020-07-21T18:11:11Z'),
-  fieldEvent: 'Baitlevel',
-  fieldGateway: 'B8:27:EB:0A:1B:2C',
-  fieldNetwork: 'net',
-  fieldRssi: -97,
-  fieldSensorId: 'trap-1',
-  fieldSequence: 1234,
-  fieldSnr: '-9.250',
-  fieldStatus: 'Baitlevel',
-  fieldTiltSensor: 'False',
-  fieldTimeout: 86400,
-  requestBody: '{}',
+  ...sensorReportRowStub,
   ...changes,
 });
 
