@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
+import { CLOCK, systemClock } from '../common/time/clock.js';
 import { authEntities } from './auth.entities.js';
 import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
 import { BearerStrategy } from './bearer/bearer.strategy.js';
@@ -23,6 +24,7 @@ import { UsersService } from './users/users.service.js';
   imports: [PassportModule, TypeOrmModule.forFeature(authEntities)],
   controllers: [TokenController, SessionTokenController],
   providers: [
+    { provide: CLOCK, useValue: systemClock },
     PasswordHasher,
     UsersService,
     ClientsService,

@@ -10,20 +10,22 @@ const userRow = (status = true) => ({ uid: 7, uuid: 'uuid-7', name: 'gateway', s
 
 describe(TokenStateService.name, () => {
   let sut: TokenStateService;
+  let now: number;
   let findToken: jest.Mock<(where: object) => Promise<unknown>>;
   let findUser: jest.Mock<(where: object) => Promise<unknown>>;
 
   beforeEach(() => {
+    now = 0;
     findToken = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(tokenRow());
     findUser = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(userRow());
     const dataSource = {
       getRepository: (entity: unknown) => ({ findOneBy: entity === AccessTokenEntity ? findToken : entity === UserEntity ? findUser : undefined }),
     } as unknown as DataSource;
-    sut = new TokenStateService(dataSource);
+    sut = new TokenStateService(dataSource, { now: () => now });
   });
 
   it('resolves an issued token of an active user to that user', async () => {
-    await expect(sut.resolve(claims, 0)).resolves.toEqual({
+    await expect(sut.resolve(claims)).resolves.toEqual({
       uid: 7,
       uuid: 'uuid-7',
       name: 'gateway',
@@ -43,16 +45,28 @@ describe(TokenStateService.name, () => {
   ])('resolves to null when %s', async (_case, arrange) => {
     arrange();
 
-    await expect(sut.resolve(claims, 0)).resolves.toBeNull();
+    await expect(sut.resolve(claims)).resolves.toBeNull();
   });
 
   it('reuses the answer for less than 5 seconds, then asks the database again', async () => {
-    await sut.resolve(claims, 0);
+    await sut.resolve(claims);
     findUser.mockResolvedValue(userRow(false));
 
-    await expect(sut.resolve(claims, TOKEN_STATE_CACHE_MS - 1)).resolves.not.toBeNull();
-    await expect(sut.resolve(claims, TOKEN_STATE_CACHE_MS)).resolves.toBeNull();
+    now = TOKEN_STATE_CACHE_MS - 1;
+    await expect(sut.resolve(claims)).resolves.not.toBeNull();
+    now = TOKEN_STATE_CACHE_MS;
+    await expect(sut.resolve(claims)).resolves.toBeNull();
     expect(TOKEN_STATE_CACHE_MS).toBeLessThanOrEqual(5000);
+    expect(findToken).toHaveBeenCalledTimes(2);
+  });
+
+  it.each([
+    ['another user', { ...claims, uid: 8 }],
+    ['another client', { ...claims, clientId: 'client-2' }],
+  ])('does not give a cached answer to a token with the same jti naming %s', async (_case, other) => {
+    await sut.resolve(claims);
+
+    await expect(sut.resolve(other)).resolves.toBeNull();
     expect(findToken).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../../common/time/clock.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.service.js';
 import { AccessTokenEntity } from '../tokens/access-token.entity.js';
@@ -7,7 +8,7 @@ import { UserEntity } from '../users/user.entity.js';
 
 /**
  * How long one token's database answer is reused. Blocking a user or revoking a family must reach
- * submissions within 5 seconds (decisions §7); everything else is read from the shared database.
+ * submissions within 5 seconds; everything else is read from the shared database.
  */
 export const TOKEN_STATE_CACHE_MS = 4000;
 const MAX_CACHED_TOKENS = 10_000;
@@ -22,15 +23,20 @@ interface CachedState {
 export class TokenStateService {
   private readonly cache = new Map<string, CachedState>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  async resolve(claims: AccessTokenClaims, now = Date.now()): Promise<AuthenticatedUser | null> {
-    const cached = this.cache.get(claims.jti);
+  async resolve(claims: AccessTokenClaims): Promise<AuthenticatedUser | null> {
+    const now = this.clock.now();
+    const key = cacheKey(claims);
+    const cached = this.cache.get(key);
     if (cached && cached.until > now) return cached.user;
     const user = await this.load(claims);
-    this.cache.delete(claims.jti);
+    this.cache.delete(key);
     if (this.cache.size >= MAX_CACHED_TOKENS) this.evict(now);
-    this.cache.set(claims.jti, { user, until: now + TOKEN_STATE_CACHE_MS });
+    this.cache.set(key, { user, until: now + TOKEN_STATE_CACHE_MS });
     return user;
   }
 
@@ -49,11 +55,19 @@ export class TokenStateService {
   }
 
   private evict(now: number): void {
-    for (const [jti, state] of this.cache) if (state.until <= now) this.cache.delete(jti);
+    for (const [key, state] of this.cache) if (state.until <= now) this.cache.delete(key);
     // Still full of live entries: drop the oldest (Map iteration follows insertion order).
-    for (const jti of this.cache.keys()) {
+    for (const key of this.cache.keys()) {
       if (this.cache.size < MAX_CACHED_TOKENS) break;
-      this.cache.delete(jti);
+      this.cache.delete(key);
     }
   }
+}
+
+/**
+ * The answer vouches for a token's jti together with the user and client it names, so all three
+ * are the key: another token carrying the same jti (whatever its origin) gets a database answer of its own.
+ */
+function cacheKey(claims: AccessTokenClaims): string {
+  return JSON.stringify([claims.jti, claims.uid, claims.clientId]);
 }
