@@ -9,6 +9,7 @@ import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
+import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
 import { LoginFloodService } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
@@ -20,7 +21,7 @@ type RefreshOutcome = { pair: TokenResponse } | { reuse: string } | { error: 'ex
 /** Housekeeping runs on about one password grant in this many. */
 const PRUNE_EVERY = 20;
 
-/** The password and refresh_token grants of the token endpoint (decisions §7). */
+/** The password and refresh_token grants of the token endpoint. */
 @Injectable()
 export class TokenGrantsService {
   private readonly logger = new Logger('OAuth');
@@ -46,12 +47,14 @@ export class TokenGrantsService {
 
   private async passwordGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
     const username = request.required('username');
+    // No name of an account can be longer or hold a control character: refused before any lookup.
+    if (!isValidName(username)) throw OAuthErrors.invalidRequest('username');
     const password = request.required('password');
     await this.flood.assertAllowed(username, request.clientAddress);
     const user = await this.users.verifyCredentials(username, password);
     if (!user) {
       await this.flood.recordFailure(username, request.clientAddress);
-      this.logger.warn(`Failed password grant for "${username}" from ${request.clientAddress}`);
+      this.logger.warn(`Failed password grant for "${nameForLog(username)}" from ${request.clientAddress}`);
       throw OAuthErrors.invalidCredentials();
     }
     if (Math.random() < 1 / PRUNE_EVERY) await this.prune();

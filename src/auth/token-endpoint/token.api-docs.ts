@@ -82,7 +82,9 @@ export function TokenEndpointDocs() {
     }),
     ApiResponse({
       status: 400,
-      description: 'A missing parameter, a body that is not form-encoded, wrong credentials, a bad refresh token, or an unknown grant type.',
+      description:
+        'A missing parameter, a user name over 60 characters or with control characters, a body that is not form-encoded, ' +
+        'wrong credentials, a bad refresh token, or an unknown grant type.',
       content: errorContent({
         invalid_request: oauthError(
           'invalid_request',

@@ -1,14 +1,16 @@
+import { nameForLog } from './user-name.js';
+
 /** The requested user name belongs to someone already. */
 export class UsernameTakenError extends Error {
   constructor(readonly username: string) {
-    super(`The user name "${username}" is already taken.`);
+    super(`The user name "${nameForLog(username)}" is already taken.`);
   }
 }
 
 /** No user has the given name. */
 export class UnknownUserError extends Error {
   constructor(readonly username: string) {
-    super(`There is no user named "${username}".`);
+    super(`There is no user named "${nameForLog(username)}".`);
   }
 }
 

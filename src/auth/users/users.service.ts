@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { PasswordHasher } from './password-hasher.js';
 import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from './user-errors.js';
+import { isSameName, isValidName, MAX_NAME_LENGTH } from './user-name.js';
 import { UserEntity } from './user.entity.js';
 
 export interface CreateUserInput {
@@ -12,8 +13,7 @@ export interface CreateUserInput {
   mayCreateSensorRecords: boolean;
 }
 
-const MAX_NAME_LENGTH = 60;
-const CONTROL_CHARACTERS = /\p{Cc}/u;
+const INVALID_NAME = `The user name must be 1 to ${MAX_NAME_LENGTH} characters without control characters.`;
 
 @Injectable()
 export class UsersService {
@@ -24,11 +24,11 @@ export class UsersService {
 
   async create(input: CreateUserInput): Promise<UserEntity> {
     const username = input.username.trim();
-    if (username === '' || username.length > MAX_NAME_LENGTH || CONTROL_CHARACTERS.test(username)) {
-      throw new InvalidUserInputError(`The user name must be 1 to ${MAX_NAME_LENGTH} characters without control characters.`);
-    }
+    if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
     if (input.password === '') throw new InvalidUserInputError('The password must not be empty.');
-    if (await this.findByName(username)) throw new UsernameTakenError(username);
+    // Taken means what the unique index says: on MySQL a name equal to another by its collation
+    // (a fullwidth twin, say) is refused, so no account can pass for another one.
+    if (await this.findCandidate(username)) throw new UsernameTakenError(username);
 
     const now = wholeSeconds(new Date());
     const user = this.users.create({
@@ -44,13 +44,20 @@ export class UsersService {
       return await this.users.save(user);
     } catch (error) {
       // Lost a race with another creation of the same name: the unique index decides.
-      if (await this.findByName(username)) throw new UsernameTakenError(username);
+      if (await this.findCandidate(username)) throw new UsernameTakenError(username);
       throw error;
     }
   }
 
-  /** The user with this name (compared without regard to case), including the password hash. */
-  findByName(username: string): Promise<UserEntity | null> {
+  /** The user with exactly this name, letter case aside, including the password hash. */
+  async findByName(username: string): Promise<UserEntity | null> {
+    if (!isValidName(username)) return null;
+    const candidate = await this.findCandidate(username);
+    return candidate && isSameName(candidate.name, username) ? candidate : null;
+  }
+
+  /** The row the database's collation matches (at most one: the name's unique index uses the same comparison). */
+  private findCandidate(username: string): Promise<UserEntity | null> {
     return this.users
       .createQueryBuilder('user')
       .addSelect('user.pass')
@@ -70,6 +77,7 @@ export class UsersService {
   }
 
   async block(username: string): Promise<UserEntity> {
+    if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
     const user = await this.findByName(username);
     if (!user) throw new UnknownUserError(username);
     await this.users.update({ uid: user.uid }, { status: false, changed: wholeSeconds(new Date()) });
