@@ -1,22 +1,35 @@
+import { jest } from '@jest/globals';
 import request from 'supertest';
 import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { createClient, createUser, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import { FakeClock } from './utils/fake-clock.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
-// Small limits for this file only; the configuration is read when the application is created.
+const NAME_LIMIT = 5;
+const NAME_WINDOW = 600;
+const ADDRESS_LIMIT = 8;
+const ADDRESS_WINDOW = 120;
+
+// Limits for this file only; the configuration is read when the application is created.
 const LIMITS = {
-  LOGIN_FAILURES_PER_USERNAME: '3',
-  LOGIN_FAILURE_USERNAME_WINDOW: '600',
-  LOGIN_FAILURES_PER_ADDRESS: '5',
-  LOGIN_FAILURE_ADDRESS_WINDOW: '120',
+  LOGIN_FAILURES_PER_USERNAME: String(NAME_LIMIT),
+  LOGIN_FAILURE_USERNAME_WINDOW: String(NAME_WINDOW),
+  LOGIN_FAILURES_PER_ADDRESS: String(ADDRESS_LIMIT),
+  LOGIN_FAILURE_ADDRESS_WINDOW: String(ADDRESS_WINDOW),
 };
 
 const TOO_MANY_FOR_NAME = 'Too many failed login attempts for this account. It is temporarily blocked. Try again later.';
 const TOO_MANY_FROM_ADDRESS =
   'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.';
+const tooMany = (message: string) => ({ error: 'too_many_requests', error_description: message, message });
+
+/** Grants sent together, more than either limit: the arrival pattern an attacker chooses. */
+const AT_ONCE = 30;
 
 describe('Token endpoint: flood limits on failed password grants', () => {
+  const clock = new FakeClock();
   let testApp: TestApp;
   let client: TestClient;
   let saved: Record<string, string | undefined>;
@@ -34,22 +47,21 @@ describe('Token endpoint: flood limits on failed password grants', () => {
       expect((await passwordGrant(username(attempt), 'wrong password').expect(400)).body).toEqual(oauthErrorStub.invalidCredentials);
     }
   };
-  const ageFailures = (seconds: number) =>
-    testApp.dataSource
-      .createQueryBuilder()
-      .update(LoginFailureEntity)
-      .set({ attemptedAt: new Date(Date.now() - seconds * 1000) })
-      .execute();
+  const storedFailures = () => testApp.dataSource.getRepository(LoginFailureEntity).count();
 
   beforeAll(async () => {
     saved = Object.fromEntries(Object.keys(LIMITS).map((name) => [name, process.env[name]]));
     Object.assign(process.env, LIMITS);
-    testApp = await createTestApp();
+    testApp = await createTestApp({ override: clock.install });
   });
 
   beforeEach(async () => {
     await testApp.reset();
     client = await createClient(testApp.app);
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
   });
 
   afterAll(async () => {
@@ -65,17 +77,14 @@ describe('Token endpoint: flood limits on failed password grants', () => {
 
     beforeEach(async () => {
       user = await createUser(testApp.app);
-      await failTimes(3, () => user.username);
+      await failTimes(NAME_LIMIT, () => user.username);
     });
 
     it('answers 429 with Retry-After once the limit is reached, even with the right password', async () => {
       const response = await passwordGrant(user.username, user.password).expect(429);
 
-      expect(response.body).toEqual({ error: 'too_many_requests', error_description: TOO_MANY_FOR_NAME, message: TOO_MANY_FOR_NAME });
-      const retryAfter = Number(response.headers['retry-after']);
-      expect(Number.isInteger(retryAfter)).toBe(true);
-      expect(retryAfter).toBeGreaterThan(590);
-      expect(retryAfter).toBeLessThanOrEqual(600);
+      expect(response.body).toEqual(tooMany(TOO_MANY_FOR_NAME));
+      expect(response.headers['retry-after']).toBe(String(NAME_WINDOW));
     });
 
     it('counts the name whatever its letter case', async () => {
@@ -85,7 +94,7 @@ describe('Token endpoint: flood limits on failed password grants', () => {
     it('does not count the refused attempts as further failures', async () => {
       await passwordGrant(user.username, user.password).expect(429);
 
-      expect(await testApp.dataSource.getRepository(LoginFailureEntity).count()).toBe(3);
+      expect(await storedFailures()).toBe(NAME_LIMIT);
     });
 
     it('leaves other user names alone', async () => {
@@ -94,45 +103,97 @@ describe('Token endpoint: flood limits on failed password grants', () => {
       await passwordGrant(other.username, other.password).expect(200);
     });
 
-    it('lets the user in again once the window has passed', async () => {
-      await ageFailures(601);
+    it('lets the user in again once Retry-After has passed, not a second before', async () => {
+      clock.advance((NAME_WINDOW - 1) * 1000);
+      expect((await passwordGrant(user.username, user.password).expect(429)).headers['retry-after']).toBe('1');
 
+      clock.advance(1000);
       await passwordGrant(user.username, user.password).expect(200);
     });
   });
 
   describe('per client address', () => {
     it('answers 429 for any name from an address that reached the limit', async () => {
-      await failTimes(5, (attempt) => `guess-${attempt}`);
+      await failTimes(ADDRESS_LIMIT, (attempt) => `guess-${attempt}`);
       const user = await createUser(testApp.app);
 
       const response = await passwordGrant(user.username, user.password).expect(429);
 
-      expect(response.body).toEqual({
-        error: 'too_many_requests',
-        error_description: TOO_MANY_FROM_ADDRESS,
-        message: TOO_MANY_FROM_ADDRESS,
-      });
-      expect(Number(response.headers['retry-after'])).toBeGreaterThan(110);
-      expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(120);
+      expect(response.body).toEqual(tooMany(TOO_MANY_FROM_ADDRESS));
+      expect(response.headers['retry-after']).toBe(String(ADDRESS_WINDOW));
     });
 
     it('tells the caller when the address may try again, from the oldest failure still counted', async () => {
-      await failTimes(5, (attempt) => `guess-${attempt}`);
-      await ageFailures(100);
+      await failTimes(ADDRESS_LIMIT - 1, (attempt) => `guess-${attempt}`);
+      clock.advance(100_000);
+      await failTimes(1, () => 'one-more-guess');
 
       const response = await passwordGrant('anyone', 'anything').expect(429);
 
-      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(19);
-      expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(21);
+      expect(response.headers['retry-after']).toBe(String(ADDRESS_WINDOW - 100));
     });
 
     it('lets the address in again once the window has passed', async () => {
-      await failTimes(5, (attempt) => `guess-${attempt}`);
-      await ageFailures(121);
+      await failTimes(ADDRESS_LIMIT, (attempt) => `guess-${attempt}`);
+      clock.advance(ADDRESS_WINDOW * 1000);
       const user = await createUser(testApp.app);
 
       await passwordGrant(user.username, user.password).expect(200);
+    });
+  });
+
+  describe(`${AT_ONCE} grants at once`, () => {
+    /**
+     * Every grant's password check is counted on the application's own hasher; a grant that was not
+     * refused with 429 must be one of those checks, and there may be no more of them than the limit.
+     */
+    const sendAtOnce = async (grants: Array<{ username: string; password: string }>) => {
+      const verify = jest.spyOn(testApp.app.get(PasswordHasher), 'verify');
+      const answers = await Promise.all(grants.map((grant) => passwordGrant(grant.username, grant.password)));
+      const refused = answers.filter((answer) => answer.status === 429);
+      const checked = answers.filter((answer) => answer.status !== 429);
+      expect(verify).toHaveBeenCalledTimes(checked.length);
+      return { answers, refused, checked };
+    };
+
+    it(`checks at most ${NAME_LIMIT} passwords for one name, the right password among them, and refuses the rest`, async () => {
+      const user = await createUser(testApp.app);
+      const grants = Array.from({ length: AT_ONCE }, (_, index) => ({
+        username: user.username,
+        password: index === AT_ONCE - 1 ? user.password : `guess ${index}`,
+      }));
+
+      const { answers, refused, checked } = await sendAtOnce(grants);
+
+      expect(checked.length).toBeLessThanOrEqual(NAME_LIMIT);
+      for (const answer of checked) {
+        const rightPassword = answers.indexOf(answer) === AT_ONCE - 1;
+        expect(answer.status).toBe(rightPassword ? 200 : 400);
+        if (!rightPassword) expect(answer.body).toEqual(oauthErrorStub.invalidCredentials);
+      }
+      for (const answer of refused) {
+        expect(answer.body).toEqual(tooMany(TOO_MANY_FOR_NAME));
+        expect(answer.headers['retry-after']).toBe(String(NAME_WINDOW));
+      }
+      // Only failed checks stay counted: refused attempts and a success give their places back.
+      expect(await storedFailures()).toBe(checked.filter((answer) => answer.status === 400).length);
+    });
+
+    it(`checks at most ${ADDRESS_LIMIT} passwords from one address, whatever the names`, async () => {
+      const user = await createUser(testApp.app);
+      const grants = Array.from({ length: AT_ONCE }, (_, index) =>
+        index === AT_ONCE - 1 ? { username: user.username, password: user.password } : { username: `guess-${index}`, password: 'guess' },
+      );
+
+      const { answers, refused, checked } = await sendAtOnce(grants);
+
+      expect(checked.length).toBeLessThanOrEqual(ADDRESS_LIMIT);
+      for (const answer of checked) expect(answer.status).toBe(answers.indexOf(answer) === AT_ONCE - 1 ? 200 : 400);
+      for (const answer of refused) {
+        expect(answer.body).toEqual(tooMany(TOO_MANY_FROM_ADDRESS));
+        expect(answer.headers['retry-after']).toBe(String(ADDRESS_WINDOW));
+      }
+      expect(await storedFailures()).toBe(checked.filter((answer) => answer.status === 400).length);
     });
   });
 });

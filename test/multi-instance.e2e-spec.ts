@@ -1,8 +1,10 @@
+import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
@@ -33,6 +35,10 @@ describe('Several instances on one database', () => {
     await first.reset();
     firstServer = await first.app.listen(0, '127.0.0.1');
     secondServer = await second.app.listen(0, '127.0.0.1');
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
   });
 
   afterAll(async () => {
@@ -73,6 +79,25 @@ describe('Several instances on one database', () => {
     const limited = await passwordGrant(secondServer, client, user).expect(429);
 
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('checks at most the per-name limit of passwords when 30 grants for one name reach both at once', async () => {
+    const { client, user } = await credentials(first);
+    const checks = [first, second].map((instance) => jest.spyOn(instance.app.get(PasswordHasher), 'verify'));
+
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        passwordGrant(i % 2 === 0 ? firstServer : secondServer, client, i === 29 ? user : { ...user, password: `guess ${i}` }),
+      ),
+    );
+
+    const checked = answers.filter((answer) => answer.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(3);
+    expect(checks[0].mock.calls.length + checks[1].mock.calls.length).toBe(checked.length);
+    for (const answer of answers.filter((answer) => answer.status === 429)) {
+      expect(answer.body).toMatchObject({ error: 'too_many_requests' });
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
   });
 
   it('gives distinct nids to records posted to both at once', async () => {

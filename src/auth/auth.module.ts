@@ -11,6 +11,7 @@ import { TokenStateService } from './bearer/token-state.service.js';
 import { VerifiedTokenCache } from './bearer/verified-token-cache.js';
 import { ClientsService } from './clients/clients.service.js';
 import { SessionTokenController } from './session/session-token.controller.js';
+import { AuthHousekeepingService } from './token-endpoint/auth-housekeeping.service.js';
 import { LoginFloodService } from './token-endpoint/login-flood.service.js';
 import { TOKEN_PATH, TokenController } from './token-endpoint/token.controller.js';
 import { TokenGrantsService } from './token-endpoint/token-grants.service.js';
@@ -32,6 +33,7 @@ import { UsersService } from './users/users.service.js';
     AccessTokensService,
     RefreshTokensService,
     LoginFloodService,
+    AuthHousekeepingService,
     TokenGrantsService,
     TokenStateService,
     VerifiedTokenCache,

@@ -1,62 +1,93 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, MoreThan, Repository } from 'typeorm';
+import { type FindOptionsWhere, LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { wholeSeconds } from '../users/users.service.js';
 import { LoginFailureEntity } from './login-failure.entity.js';
 import { OAuthErrors } from './oauth-errors.js';
 
 type FloodKey = 'username' | 'address';
+type FloodRule = AppConfig['loginLimits']['perUsername'];
 
 const MESSAGES: Record<FloodKey, string> = {
   username: 'Too many failed login attempts for this account. It is temporarily blocked. Try again later.',
   address: 'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.',
 };
 
+/** A password check's place in the flood count: its own `login_failures` row. */
+export interface LoginSlot {
+  id: number;
+}
+
 /**
  * Failed password grants per user name and per client address, counted in the database so that the
  * limits hold across instances (Drupal's flood control for `user.failed_login_*`).
+ *
+ * An attempt takes its slot before its password is checked: it inserts its row (committed on its
+ * own), and only then counts the rows in the window, its own included. A failed check leaves the row
+ * (it is the failure); a successful one deletes it. Because every attempt counts after its own row
+ * is committed, the k-th attempt to insert sees at least k rows, so no more than `limit` checks can
+ * be running or have failed inside the window, however many arrive at once and on however many
+ * instances.
  */
 @Injectable()
 export class LoginFloodService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
     @InjectRepository(LoginFailureEntity) private readonly failures: Repository<LoginFailureEntity>,
   ) {}
 
-  /** Throws the 429 answer once either limit is reached, whatever the password. */
-  async assertAllowed(username: string, address: string, now = new Date()): Promise<void> {
+  /** Takes a slot for one password check, or throws the 429 answer when either limit is reached. */
+  async takeSlot(username: string, address: string): Promise<LoginSlot> {
+    const now = this.clock.now();
+    const row = { username: normaliseName(username), address, attemptedAt: wholeSeconds(new Date(now)) };
+    const inserted = await this.failures.insert(row);
+    const slot: LoginSlot = { id: Number(inserted.identifiers[0].id) };
     const limits = this.config.loginLimits;
-    for (const [key, value, { limit, windowSeconds }] of [
-      ['username', normalise(username), limits.perUsername],
-      ['address', address, limits.perAddress],
+    for (const [key, rule] of [
+      ['username', limits.perUsername],
+      ['address', limits.perAddress],
     ] as const) {
-      const recent = await this.failures.find({
-        select: { id: true, attemptedAt: true },
-        where: { [key]: value, attemptedAt: MoreThan(new Date(now.getTime() - windowSeconds * 1000)) },
-        order: { attemptedAt: 'DESC' },
-        take: limit,
-      });
-      if (recent.length >= limit) {
-        // Allowed again once the oldest of the last `limit` failures leaves the window.
-        const freeAt = recent[limit - 1].attemptedAt.getTime() + windowSeconds * 1000;
-        throw OAuthErrors.tooManyAttempts(MESSAGES[key], Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)));
+      const counted = await this.failures.countBy({ [key]: row[key], attemptedAt: MoreThan(windowStart(rule, now)) });
+      if (counted > rule.limit) {
+        await this.release(slot);
+        throw OAuthErrors.tooManyAttempts(MESSAGES[key], await this.retryAfter({ [key]: row[key], id: Not(slot.id) }, rule, now));
       }
     }
+    return slot;
   }
 
-  async recordFailure(username: string, address: string, now = new Date()): Promise<void> {
-    await this.failures.insert({ username: normalise(username), address, attemptedAt: wholeSeconds(now) });
+  /** Gives the slot back: the password was right, or was never checked. */
+  async release(slot: LoginSlot): Promise<void> {
+    await this.failures.delete({ id: slot.id });
   }
 
   /** Forgets failures older than either window (called now and then, not on every request). */
-  async prune(now = new Date()): Promise<void> {
+  async prune(now = this.clock.now()): Promise<void> {
     const { perUsername, perAddress } = this.config.loginLimits;
     const longest = Math.max(perUsername.windowSeconds, perAddress.windowSeconds);
-    await this.failures.delete({ attemptedAt: LessThan(new Date(now.getTime() - longest * 1000)) });
+    await this.failures.delete({ attemptedAt: LessThan(new Date(now - longest * 1000)) });
+  }
+
+  /** Seconds until the oldest of the last `limit` other rows leaves the window. */
+  private async retryAfter(others: FindOptionsWhere<LoginFailureEntity>, rule: FloodRule, now: number): Promise<number> {
+    const recent = await this.failures.find({
+      select: { id: true, attemptedAt: true },
+      where: { ...others, attemptedAt: MoreThan(windowStart(rule, now)) },
+      order: { attemptedAt: 'DESC' },
+      take: rule.limit,
+    });
+    const oldest = recent.at(-1)?.attemptedAt.getTime() ?? now;
+    return Math.max(1, Math.ceil((oldest + rule.windowSeconds * 1000 - now) / 1000));
   }
 }
 
-function normalise(username: string): string {
+function windowStart(rule: FloodRule, now: number): Date {
+  return new Date(now - rule.windowSeconds * 1000);
+}
+
+function normaliseName(username: string): string {
   return username.trim().toLowerCase().slice(0, 255);
 }

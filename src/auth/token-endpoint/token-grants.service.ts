@@ -1,17 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, LessThan } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientsService } from '../clients/clients.service.js';
-import { AccessTokenEntity } from '../tokens/access-token.entity.js';
 import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
-import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
+import type { UserEntity } from '../users/user.entity.js';
 import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
-import { LoginFloodService } from './login-flood.service.js';
+import { AuthHousekeepingService } from './auth-housekeeping.service.js';
+import { LoginFloodService, type LoginSlot } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
 import type { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
@@ -34,6 +34,7 @@ export class TokenGrantsService {
     private readonly accessTokens: AccessTokensService,
     private readonly refreshTokens: RefreshTokensService,
     private readonly flood: LoginFloodService,
+    private readonly housekeeping: AuthHousekeepingService,
   ) {}
 
   async grant(request: TokenRequest): Promise<TokenResponse> {
@@ -50,16 +51,27 @@ export class TokenGrantsService {
     // No name of an account can be longer or hold a control character: refused before any lookup.
     if (!isValidName(username)) throw OAuthErrors.invalidRequest('username');
     const password = request.required('password');
-    await this.flood.assertAllowed(username, request.clientAddress);
-    const user = await this.users.verifyCredentials(username, password);
+    const slot = await this.flood.takeSlot(username, request.clientAddress);
+    const user = await this.checkPassword(username, password, slot);
     if (!user) {
-      await this.flood.recordFailure(username, request.clientAddress);
       this.logger.warn(`Failed password grant for "${nameForLog(username)}" from ${request.clientAddress}`);
       throw OAuthErrors.invalidCredentials();
     }
-    if (Math.random() < 1 / PRUNE_EVERY) await this.prune();
+    await this.flood.release(slot);
+    if (Math.random() < 1 / PRUNE_EVERY) await this.housekeeping.prune();
     const grant = { uid: user.uid, clientId, familyId: randomUUID() };
     return runInTransaction(this.dataSource, (manager) => this.issuePair(manager, grant));
+  }
+
+  /** The user, or null when the check failed (the slot then stays taken: it is the failure). */
+  private async checkPassword(username: string, password: string, slot: LoginSlot): Promise<UserEntity | null> {
+    try {
+      return await this.users.verifyCredentials(username, password);
+    } catch (error) {
+      // Not checked, so not a failure; a slot left behind by a failing database only errs on the safe side.
+      await this.flood.release(slot).catch(() => undefined);
+      throw error;
+    }
   }
 
   private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
@@ -107,16 +119,5 @@ export class TokenGrantsService {
       access_token: accessToken,
       refresh_token: refreshToken,
     };
-  }
-
-  /** Drops tokens and failures that can no longer matter; the tables would otherwise only grow. */
-  private async prune(): Promise<void> {
-    const now = new Date();
-    await this.dataSource.getRepository(AccessTokenEntity).delete({ expiresAt: LessThan(now) });
-    // A used refresh token is kept until no token descended from it can still be alive, so that its
-    // reuse is still detected.
-    const refreshHorizon = new Date(now.getTime() - this.config.tokens.refreshTokenTtl * 1000);
-    await this.dataSource.getRepository(RefreshTokenEntity).delete({ expiresAt: LessThan(refreshHorizon) });
-    await this.flood.prune(now);
   }
 }

@@ -20,7 +20,9 @@ export class TokenRequest {
     return new TokenRequest(
       form,
       parseBasicAuth(authorization),
-      request.ip ?? request.socket.remoteAddress ?? 'unknown',
+      // As wide as the flood table's column: behind a proxy trusted wholesale the address is whatever
+      // the caller wrote in X-Forwarded-For.
+      (request.ip ?? request.socket.remoteAddress ?? 'unknown').slice(0, 64),
       /^Basic(\s|$)/i.test(authorization ?? ''),
     );
   }
