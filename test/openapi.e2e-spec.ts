@@ -52,8 +52,9 @@ describe('OpenAPI description', () => {
 
     expect(Object.keys(form.schema.properties)).toEqual(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
     expect(Object.keys(form.examples)).toEqual(['password', 'refresh']);
-    expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429']);
+    expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429', '503']);
     expect(token.responses['401'].content['application/json'].examples.invalid_client.value.error).toBe('invalid_client');
+    expect(token.responses['503'].content['application/json'].examples.temporarily_unavailable.value.error).toBe('temporarily_unavailable');
   });
 
   it('serves a browsable page', async () => {

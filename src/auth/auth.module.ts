@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
 import { CLOCK, systemClock } from '../common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { authEntities } from './auth.entities.js';
 import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
 import { BearerStrategy } from './bearer/bearer.strategy.js';
@@ -18,6 +19,7 @@ import { TokenGrantsService } from './token-endpoint/token-grants.service.js';
 import { AccessTokensService } from './tokens/access-tokens.service.js';
 import { RefreshTokensService } from './tokens/refresh-tokens.service.js';
 import { SigningKeysService } from './tokens/signing-keys.service.js';
+import { PasswordCheckQueue } from './users/password-check-queue.js';
 import { PasswordHasher } from './users/password-hasher.js';
 import { UsersService } from './users/users.service.js';
 
@@ -26,7 +28,11 @@ import { UsersService } from './users/users.service.js';
   controllers: [TokenController, SessionTokenController],
   providers: [
     { provide: CLOCK, useValue: systemClock },
-    PasswordHasher,
+    {
+      provide: PasswordHasher,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new PasswordHasher(new PasswordCheckQueue(config.passwordChecks)),
+    },
     UsersService,
     ClientsService,
     SigningKeysService,

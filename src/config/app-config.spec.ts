@@ -10,6 +10,11 @@ describe('loadConfig', () => {
     expect(config.siteTimezone).toBe('Pacific/Auckland');
     expect(config.tokens.accessTokenTtl).toBe(300);
     expect(config.tokens.refreshTokenTtl).toBe(1209600);
+    expect(config.passwordChecks).toEqual({ inFlight: 2, queue: 32 });
+  });
+
+  it('reads the password check limits', () => {
+    expect(loadConfig({ PASSWORD_CHECKS_IN_FLIGHT: '4', PASSWORD_CHECK_QUEUE: '0' }).passwordChecks).toEqual({ inFlight: 4, queue: 0 });
   });
 
   it('derives the base address from PORT and strips a trailing slash from BASE_URL', () => {
@@ -42,6 +47,8 @@ describe('loadConfig', () => {
     ['ACCESS_TOKEN_TTL', '0', /ACCESS_TOKEN_TTL/],
     ['DB_MIGRATIONS_RUN', 'perhaps', /DB_MIGRATIONS_RUN/],
     ['BASE_URL', 'ftp://host', /BASE_URL/],
+    ['PASSWORD_CHECKS_IN_FLIGHT', '0', /PASSWORD_CHECKS_IN_FLIGHT/],
+    ['PASSWORD_CHECK_QUEUE', '-1', /PASSWORD_CHECK_QUEUE/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);

@@ -26,6 +26,8 @@ export interface AppConfig {
     perUsername: { limit: number; windowSeconds: number };
     perAddress: { limit: number; windowSeconds: number };
   };
+  /** Argon2 computations at once in this process, and how many may wait for a place. */
+  passwordChecks: { inFlight: number; queue: number };
   trustProxy?: string;
   logLevel: string;
   /** Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own. */
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perUsername: { limit: vars.LOGIN_FAILURES_PER_USERNAME, windowSeconds: vars.LOGIN_FAILURE_USERNAME_WINDOW },
       perAddress: { limit: vars.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: vars.LOGIN_FAILURE_ADDRESS_WINDOW },
     },
+    passwordChecks: { inFlight: vars.PASSWORD_CHECKS_IN_FLIGHT, queue: vars.PASSWORD_CHECK_QUEUE },
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
     metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },

@@ -83,6 +83,18 @@ export class EnvironmentVariables {
   @Min(1)
   LOGIN_FAILURE_ADDRESS_WINDOW: number = 3600;
 
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PASSWORD_CHECKS_IN_FLIGHT: number = 2;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100000)
+  PASSWORD_CHECK_QUEUE: number = 32;
+
   @IsOptional()
   @IsString()
   TRUST_PROXY?: string;

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { databasePoolUsage } from './database-pool-usage.js';
 
-export type GrantOutcome = 'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'error';
+export type GrantOutcome = 'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'busy' | 'error';
 
 /**
  * The service's Prometheus metrics. One registry per application instance (not prom-client's global

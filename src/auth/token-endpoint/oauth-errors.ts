@@ -30,4 +30,9 @@ export const OAuthErrors = {
     ),
   tooManyAttempts: (description: string, retryAfterSeconds: number) =>
     oauthError(429, 'too_many_requests', description, undefined, { 'Retry-After': String(retryAfterSeconds) }),
+  /** Every place for a password check is taken and the waiting line is full. */
+  serverBusy: () =>
+    oauthError(503, 'temporarily_unavailable', 'The server is busy checking other passwords. Try again shortly.', undefined, {
+      'Retry-After': '1',
+    }),
 };

@@ -7,6 +7,7 @@ import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.se
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
+import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
@@ -70,6 +71,7 @@ export class TokenGrantsService {
     } catch (error) {
       // Not checked, so not a failure; a slot left behind by a failing database only errs on the safe side.
       await this.flood.release(slot).catch(() => undefined);
+      if (error instanceof PasswordChecksBusyError) throw OAuthErrors.serverBusy();
       throw error;
     }
   }

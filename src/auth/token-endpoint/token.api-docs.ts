@@ -116,5 +116,15 @@ export function TokenEndpointDocs() {
         ),
       }),
     }),
+    ApiResponse({
+      status: 503,
+      description:
+        'Every place for a password check and its waiting line are taken (PASSWORD_CHECKS_IN_FLIGHT, PASSWORD_CHECK_QUEUE); ' +
+        'see Retry-After.',
+      headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
+      content: errorContent({
+        temporarily_unavailable: oauthError('temporarily_unavailable', 'The server is busy checking other passwords. Try again shortly.'),
+      }),
+    }),
   );
 }

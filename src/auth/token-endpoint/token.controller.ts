@@ -45,6 +45,7 @@ function grantTypeLabel(request: Request): string {
 function grantOutcome(error: unknown): GrantOutcome {
   if (!(error instanceof ApiException)) return 'error';
   if (error.getStatus() === 429) return 'throttled';
+  if (error.getStatus() === 503) return 'busy';
   const code = (error.getResponse() as { error?: unknown }).error;
   return code === 'invalid_request' || code === 'invalid_client' || code === 'invalid_grant' || code === 'unsupported_grant_type' ? code : 'error';
 }

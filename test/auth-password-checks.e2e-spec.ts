@@ -1,0 +1,96 @@
+import request from 'supertest';
+import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { createClient, createUser, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import { createTestApp, TestApp } from './utils/test-app.js';
+import { until } from './utils/until.js';
+
+const BUSY = 'The server is busy checking other passwords. Try again shortly.';
+
+/**
+ * Password checks are the expensive part of a grant, so each instance runs only a few at once and
+ * lets a few more wait; beyond that a grant is answered 503 at once rather than queued without end.
+ */
+describe('Token endpoint: password checks in flight', () => {
+  const saved = { ...process.env };
+  let testApp: TestApp;
+  let client: TestClient;
+  let user: TestUser;
+
+  const passwordGrant = () =>
+    request(testApp.app.getHttpServer()).post(TOKEN_PATH).type('form').send({
+      grant_type: 'password',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      username: user.username,
+      password: user.password,
+    });
+
+  /** Takes every place and every waiting spot with checks that end only when the test says so. */
+  const occupyEveryPlace = (places: number) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const checks = testApp.app.get(PasswordHasher).checks;
+    const occupied = Array.from({ length: places }, () => checks.run(() => held));
+    return async () => {
+      release();
+      await Promise.all(occupied);
+    };
+  };
+
+  beforeAll(async () => {
+    process.env.PASSWORD_CHECKS_IN_FLIGHT = '1';
+    process.env.PASSWORD_CHECK_QUEUE = '1';
+    testApp = await createTestApp();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    client = await createClient(testApp.app);
+    user = await createUser(testApp.app);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    process.env = { ...saved };
+  });
+
+  it('answers 503 with Retry-After while every place and the waiting line are taken, and counts no failure', async () => {
+    const releaseAll = occupyEveryPlace(2);
+
+    const response = await passwordGrant().expect(503);
+
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ error: 'temporarily_unavailable', error_description: BUSY, message: BUSY });
+    expect(await testApp.dataSource.getRepository(LoginFailureEntity).count()).toBe(0);
+    await releaseAll();
+    await passwordGrant().expect(200);
+  });
+
+  it('lets a grant wait for a place while the line has room', async () => {
+    const releaseAll = occupyEveryPlace(1);
+    const checks = testApp.app.get(PasswordHasher).checks;
+
+    const answered = passwordGrant().then((response) => response.status);
+    await until(() => checks.queued === 1);
+    await releaseAll();
+
+    expect(await answered).toBe(200);
+  });
+
+  it('counts the refusals as outcome "busy" in the grant metrics', async () => {
+    const before = await busyGrants();
+    const releaseAll = occupyEveryPlace(2);
+    await passwordGrant().expect(503);
+    await releaseAll();
+
+    expect(await busyGrants()).toBe(before + 1);
+  });
+
+  async function busyGrants(): Promise<number> {
+    const metrics = await request(testApp.app.getHttpServer()).get('/metrics').expect(200);
+    const line = /^oauth_token_grants_total\{grant_type="password",outcome="busy"\} (\d+)$/m.exec(metrics.text);
+    return line ? Number(line[1]) : 0;
+  }
+});
