@@ -6,13 +6,17 @@ import { createTestApp, TestApp } from './utils/test-app.js';
 
 const RECORD_PATH = '/api-sensor/iot/sensor-record';
 
+/**
+ * Captured at the most verbose level, so that what holds here (one line per request, no secret on
+ * any line) holds at every level.
+ */
 describe('Request logs', () => {
   const saved = { ...process.env };
   const written: string[] = [];
   let testApp: TestApp;
 
   beforeAll(async () => {
-    process.env.LOG_LEVEL = 'info';
+    process.env.LOG_LEVEL = 'trace';
     testApp = await createTestApp({
       override: (builder) => builder.overrideProvider(LOG_DESTINATION).useValue({ write: (line: string) => written.push(line) }),
     });
@@ -31,13 +35,18 @@ describe('Request logs', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('writes one JSON line per request with its id, method, route, status, duration, device and user', async () => {
-    const secrets = await exerciseEverySecret(testApp);
-    const server = testApp.app.getHttpServer();
+    const client = await createClient(testApp.app);
+    const user = await createUser(testApp.app);
+    const granted = await request(testApp.app.getHttpServer())
+      .post(TOKEN_PATH)
+      .type('form')
+      .send({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: user.username, password: user.password })
+      .expect(200);
     written.length = 0;
 
-    const created = await request(server)
+    const created = await request(testApp.app.getHttpServer())
       .post(RECORD_PATH)
-      .set('Authorization', `Bearer ${secrets.accessToken}`)
+      .set('Authorization', `Bearer ${granted.body.access_token}`)
       .set('Content-Type', 'application/hal+json')
       .set('X-Request-Id', 'trap-42')
       .send(JSON.stringify(sensorReportStub.complete))
@@ -51,58 +60,86 @@ describe('Request logs', () => {
       res: { status: 201 },
       route: RECORD_PATH,
       dev_id: sensorReportStub.complete.dev_id,
-      uid: secrets.uid,
+      uid: user.uid,
     });
     expect(typeof requestLines[0].duration_ms).toBe('number');
   });
 
-  it('never writes authorization headers, tokens, passwords or client secrets', async () => {
+  it('never writes authorization headers, tokens, passwords or client secrets, wherever they were sent', async () => {
     written.length = 0;
     const secrets = await exerciseEverySecret(testApp);
     const everything = written.join('');
 
-    expect(lines().length).toBeGreaterThanOrEqual(6);
-    for (const secret of [secrets.password, secrets.clientSecret, secrets.accessToken, secrets.refreshToken, secrets.basic]) {
-      expect(everything).not.toContain(secret);
+    expect(lines().length).toBeGreaterThanOrEqual(16);
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect({ name, found: everything.includes(secret) }).toEqual({ name, found: false });
     }
-    expect(everything).not.toMatch(/authorization|bearer/i);
+    expect(everything).not.toMatch(/authorization|bearer|basic /i);
   });
 });
 
-/** Sends every kind of secret the service accepts, in every place it accepts it, including failures. */
-async function exerciseEverySecret(testApp: TestApp) {
+/**
+ * Sends every kind of secret the service accepts in every place a caller may put it (form body,
+ * HTTP Basic, the Authorization header, the query string), in answers that succeed and that fail;
+ * returns each secret by name, including the JWT signatures on their own.
+ */
+async function exerciseEverySecret(testApp: TestApp): Promise<Record<string, string>> {
   const server = testApp.app.getHttpServer();
   const client = await createClient(testApp.app);
   const user = await createUser(testApp.app, { password: 'pest-control-secret-passphrase' });
+  const wrongPassword = `${user.password}-wrong`;
   const basic = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64');
+  const wrongBasic = Buffer.from(`${client.clientId}:${client.clientSecret}-wrong`).toString('base64');
+  const formClient = { client_id: client.clientId, client_secret: client.clientSecret };
+  const token = () => request(server).post(TOKEN_PATH).type('form');
+  const submit = (path: string, authorization?: string) => {
+    const call = request(server).post(path).set('Content-Type', 'application/hal+json');
+    return (authorization ? call.set('Authorization', authorization) : call).send(JSON.stringify(sensorReportStub.complete));
+  };
   const form = { grant_type: 'password', username: user.username, password: user.password };
 
-  const granted = await request(server).post(TOKEN_PATH).set('Authorization', `Basic ${basic}`).type('form').send(form).expect(200);
-  await request(server)
-    .post(TOKEN_PATH)
-    .type('form')
-    .send({ ...form, client_id: client.clientId, client_secret: client.clientSecret, password: `${user.password}-wrong` })
-    .expect(400);
-  const refreshed = await request(server)
-    .post(TOKEN_PATH)
-    .type('form')
-    .send({ grant_type: 'refresh_token', client_id: client.clientId, client_secret: client.clientSecret, refresh_token: granted.body.refresh_token })
-    .expect(200);
-  await request(server)
-    .post(RECORD_PATH)
-    .set('Authorization', `Bearer ${refreshed.body.access_token}`)
-    .set('Content-Type', 'application/hal+json')
-    .send(JSON.stringify(sensorReportStub.complete))
-    .expect(201);
-  await request(server).post(RECORD_PATH).set('Authorization', `Bearer ${refreshed.body.access_token}x`).send('{}').expect(403);
-  await request(server).get('/node/1').set('Authorization', `bearer ${granted.body.access_token}`).expect((response) => expect(response.status).toBeLessThan(500));
+  // Password and client secret: client in HTTP Basic, then in the form, then with a wrong password.
+  const granted = await token().set('Authorization', `Basic ${basic}`).send(form).expect(200);
+  await token().send({ ...form, ...formClient }).expect(200);
+  await token().send({ ...form, ...formClient, password: wrongPassword }).expect(400);
+  await token().set('Authorization', `Basic ${wrongBasic}`).send(form).expect(401);
+  // Secrets in the token endpoint's query string, where they do not belong.
+  const query = new URLSearchParams({ ...form, ...formClient, refresh_token: granted.body.refresh_token }).toString();
+  await request(server).post(`${TOKEN_PATH}?${query}`).type('form').send({ grant_type: 'password' }).expect(400);
 
+  // The refresh token sent in a refresh grant, with the client in the form and in Basic; then sent again (reuse).
+  const refreshed = await token().send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token }).expect(200);
+  const second = await token()
+    .set('Authorization', `Basic ${basic}`)
+    .send({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })
+    .expect(200);
+  await token().send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token }).expect(400);
+  const fresh = await token().send({ ...form, ...formClient }).expect(200);
+
+  // The access token: as Bearer (accepted and refused), and in the query string and form body, which are never read.
+  const accessToken = fresh.body.access_token as string;
+  await submit(RECORD_PATH, `Bearer ${accessToken}`).expect(201);
+  await submit(RECORD_PATH, `Bearer ${accessToken}x`).expect(403);
+  await submit(`${RECORD_PATH}?access_token=${accessToken}`).expect(403);
+  await request(server).get(`/node/1?access_token=${accessToken}`).expect(403);
+  await request(server).get('/node/1').set('Authorization', `bearer ${accessToken}`).expect((response) => expect(response.status).toBeLessThan(500));
+  await request(server).get('/node/1').set('Authorization', `Bearer ${granted.body.access_token}`).expect(403);
+  await request(server).post(RECORD_PATH).type('form').send({ access_token: accessToken }).expect(403);
+  await request(server).get('/node/1').set('Authorization', `Basic ${basic}`).expect(403);
+
+  const signature = (jwt: string) => jwt.split('.')[2];
   return {
-    uid: user.uid,
     password: user.password,
+    wrongPassword,
     clientSecret: client.clientSecret,
-    accessToken: refreshed.body.access_token as string,
-    refreshToken: refreshed.body.refresh_token as string,
     basic,
+    wrongBasic,
+    sentRefreshToken: granted.body.refresh_token,
+    rotatedRefreshToken: refreshed.body.refresh_token,
+    answeredRefreshToken: second.body.refresh_token,
+    revokedAccessToken: granted.body.access_token,
+    accessToken,
+    accessTokenSignature: signature(accessToken),
+    revokedAccessTokenSignature: signature(granted.body.access_token),
   };
 }

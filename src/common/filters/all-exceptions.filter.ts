@@ -74,7 +74,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   /** Bugs are logged with their stack; deliberate answers and database outages by their message only. */
   private log(exception: unknown, answer: ErrorAnswer, request: Request): void {
-    const context = `${request.method} ${request.originalUrl} -> ${answer.status} request_id=${String(request.headers['x-request-id'] ?? '-')}`;
+    // The path without its query string: a caller may put a token or password there.
+    const path = request.originalUrl.split('?')[0];
+    const context = `${request.method} ${path} -> ${answer.status} request_id=${String(request.headers['x-request-id'] ?? '-')}`;
     const message = exception instanceof Error ? exception.message : String(exception);
     if (answer.status < 500) {
       this.logger.debug(`${context}: ${String(answer.body.message ?? answer.body.error ?? '')}`);
