@@ -140,18 +140,4 @@ describe('Token endpoint: refresh grant', () => {
     await probe(unrelated.access_token).expect(200);
     await refresh(unrelated.refresh_token).expect(200);
   });
-
-  it('lets exactly one of two concurrent refreshes with the same token win', async () => {
-    const [first, second] = await Promise.all([refresh(pair.refresh_token), refresh(pair.refresh_token)]);
-
-    const statuses = [first.status, second.status].sort();
-    expect(statuses).toEqual([200, 400]);
-    const loser = first.status === 400 ? first : second;
-    expect(loser.body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
-    const family = (await refreshRow(pair.refresh_token)).familyId;
-    // The loser presented a used token, so the family (including the winner's new pair) is revoked.
-    const rows = await testApp.dataSource.getRepository(RefreshTokenEntity).findBy({ familyId: family });
-    expect(rows).toHaveLength(2);
-    expect(rows.every((row) => row.revoked)).toBe(true);
-  });
 });
