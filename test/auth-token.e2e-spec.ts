@@ -1,6 +1,8 @@
+import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import request from 'supertest';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../src/auth/tokens/refresh-token.entity.js';
@@ -37,6 +39,10 @@ describe('Token endpoint: password grant and errors', () => {
     await testApp.reset();
     client = await createClient(testApp.app);
     user = await createUser(testApp.app, { username: 'trap-gateway' });
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
   });
 
   afterAll(async () => {
@@ -152,6 +158,26 @@ describe('Token endpoint: password grant and errors', () => {
     expect(response.body).toEqual(oauthErrorStub.invalidCredentials);
     const failures = await testApp.dataSource.getRepository(LoginFailureEntity).find();
     expect(failures).toEqual([expect.objectContaining({ username: (overrides.username ?? user.username).toLowerCase() })]);
+  });
+
+  it('answers an unknown name exactly as a wrong password, after one password check of its own', async () => {
+    const verify = jest.spyOn(testApp.app.get(PasswordHasher), 'verify');
+    const answer = async (overrides: Record<string, string>) => {
+      const response = await post().type('form').send(passwordForm(overrides));
+      return { status: response.status, contentType: response.headers['content-type'], body: response.text };
+    };
+
+    const wrongPassword = await answer({ password: 'wrong' });
+    const unknownName = await answer({ username: 'nobody', password: 'wrong' });
+
+    expect(unknownName).toEqual(wrongPassword);
+    expect(wrongPassword.status).toBe(400);
+    // Both are checked with Argon2: the unknown name against a dummy hash (absent here, supplied by the hasher).
+    expect(verify.mock.calls).toEqual([
+      [expect.stringMatching(/^\$argon2id\$/), 'wrong'],
+      [undefined, 'wrong'],
+    ]);
+    await expect(Promise.all(verify.mock.results.map((result) => result.value))).resolves.toEqual([false, false]);
   });
 
   it('refuses a blocked user even with the right password', async () => {
