@@ -11,6 +11,11 @@ const toBoolean = ({ value }: { value: unknown }) =>
  * (see `loadConfig`); nothing else reads `process.env`.
  */
 export class EnvironmentVariables {
+  /** Read before everything else (see `loadEnvFile`): the settings file to use instead of `./.env`. */
+  @IsOptional()
+  @IsString()
+  ENV_FILE?: string;
+
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'development';
 

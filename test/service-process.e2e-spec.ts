@@ -1,0 +1,52 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, childEnvironment, scratchDirectory, startService, type RunningService } from './utils/built-process.js';
+
+/** `node dist/main.js` as an operator starts it, on an SQLite file in a working directory of its own. */
+describe('The service as a process', () => {
+  let workdir: ReturnType<typeof scratchDirectory>;
+  let service: RunningService | undefined;
+
+  beforeAll(() => assertBuilt());
+
+  beforeEach(() => {
+    workdir = scratchDirectory('sensor-records-service-');
+  });
+
+  afterEach(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    service = undefined;
+    workdir.remove();
+  });
+
+  const messages = () => service!.lines.map((line) => line.msg);
+
+  it('reads .env in its working directory, the environment winning, and says which file it read', async () => {
+    writeFileSync(
+      join(workdir.path, '.env'),
+      ['PORT=0', 'DATABASE_URL=sqlite:./from-env-file.sqlite', 'BASE_URL=http://from-env-file.example', 'LOG_LEVEL=info'].join('\n'),
+    );
+
+    service = await startService({ cwd: workdir.path, env: childEnvironment({ BASE_URL: 'http://from-environment.example' }) });
+
+    expect(messages()).toContain(
+      `Settings read from ${join(workdir.path, '.env')} (variables set in the environment take precedence)`,
+    );
+    expect(messages()).toContain(`Serving on port ${service.port} (sqlite database, base http://from-environment.example)`);
+    expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
+    const health = await fetch(`http://127.0.0.1:${service.port}/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('says so when there is no .env', async () => {
+    service = await startService({
+      cwd: workdir.path,
+      env: childEnvironment({ PORT: '0', DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
+    });
+
+    expect(messages()).toContain(`No .env file in ${workdir.path}: settings come from the environment and the defaults`);
+  });
+});
