@@ -19,8 +19,11 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true });
+  // Nest's start-up lines wait for the JSON logger; when start-up fails they are dropped with Nest's own
+  // error report (a stack trace in another format), and the error reaches the catch below as one line.
+  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false });
   configureApp(app);
+  app.flushLogs();
   const config = app.get<AppConfig>(APP_CONFIG);
   const logger = new Logger('Bootstrap');
   logger.log(

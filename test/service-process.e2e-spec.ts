@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, childEnvironment, scratchDirectory, startService, type RunningService } from './utils/built-process.js';
+import { assertBuilt, childEnvironment, scratchDirectory, ServiceProcess } from './utils/built-process.js';
 
 /** `node dist/main.js` as an operator starts it, on an SQLite file in a working directory of its own. */
 describe('The service as a process', () => {
   let workdir: ReturnType<typeof scratchDirectory>;
-  let service: RunningService | undefined;
+  let service: ServiceProcess | undefined;
 
   beforeAll(() => assertBuilt());
 
@@ -14,15 +14,10 @@ describe('The service as a process', () => {
   });
 
   afterEach(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
+    await service?.stop();
     service = undefined;
     workdir.remove();
   });
-
-  const messages = () => service!.lines.map((line) => line.msg);
 
   it('reads .env in its working directory, the environment winning, and says which file it read', async () => {
     writeFileSync(
@@ -30,23 +25,25 @@ describe('The service as a process', () => {
       ['PORT=0', 'DATABASE_URL=sqlite:./from-env-file.sqlite', 'BASE_URL=http://from-env-file.example', 'LOG_LEVEL=info'].join('\n'),
     );
 
-    service = await startService({ cwd: workdir.path, env: childEnvironment({ BASE_URL: 'http://from-environment.example' }) });
+    service = new ServiceProcess({ cwd: workdir.path, env: childEnvironment({ BASE_URL: 'http://from-environment.example' }) });
+    const port = await service.serving();
 
-    expect(messages()).toContain(
+    expect(service.messages()).toContain(
       `Settings read from ${join(workdir.path, '.env')} (variables set in the environment take precedence)`,
     );
-    expect(messages()).toContain(`Serving on port ${service.port} (sqlite database, base http://from-environment.example)`);
+    expect(service.messages()).toContain(`Serving on port ${port} (sqlite database, base http://from-environment.example)`);
     expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
-    const health = await fetch(`http://127.0.0.1:${service.port}/health`);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });
 
   it('says so when there is no .env', async () => {
-    service = await startService({
+    service = new ServiceProcess({
       cwd: workdir.path,
       env: childEnvironment({ PORT: '0', DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
     });
+    await service.serving();
 
-    expect(messages()).toContain(`No .env file in ${workdir.path}: settings come from the environment and the defaults`);
+    expect(service.messages()).toContain(`No .env file in ${workdir.path}: settings come from the environment and the defaults`);
   });
 });

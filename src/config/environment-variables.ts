@@ -44,6 +44,12 @@ export class EnvironmentVariables {
   @Max(1000)
   DB_POOL_SIZE: number = 10;
 
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  DB_CONNECT_RETRIES: number = 5;
+
   @Validate(IsTimeZoneName)
   SITE_TIMEZONE: string = 'Pacific/Auckland';
 

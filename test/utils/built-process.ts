@@ -66,38 +66,71 @@ export function assertBuilt(): void {
   if (!existsSync(BUILT_MAIN) || !existsSync(BUILT_CLI)) throw new Error('dist/ is missing: run `npm run build` first.');
 }
 
-export interface RunningService {
-  child: ChildProcess;
-  port: number;
-  /** Every line printed on stdout so far, parsed. */
-  lines: Array<Record<string, unknown>>;
-  /** Resolves once the process has ended. */
-  exited: Promise<Finished>;
-}
+type LogLine = Record<string, unknown>;
 
 /**
- * Starts `node dist/main.js` and waits for its "Serving on port" line; rejects with everything the
- * process printed when it ends before that.
+ * `node dist/main.js` as a child process: its stdout lines parsed as they come (JSON log lines),
+ * and ways to wait for a line, for the "Serving on port" line, and for the end.
  */
-export function startService(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunningService> {
-  const child = spawn(process.execPath, [BUILT_MAIN], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = finished(child);
-  const lines: Array<Record<string, unknown>> = [];
-  let pending = '';
-  return new Promise((resolvePromise, reject) => {
-    child.stdout?.on('data', (chunk: string) => {
-      pending += chunk;
-      let end: number;
-      while ((end = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, end);
-        pending = pending.slice(end + 1);
-        if (line === '') continue;
-        const entry = jsonLines(line)[0];
-        lines.push(entry);
-        const serving = /^Serving on port (\d+) /.exec(String(entry.msg));
-        if (serving) resolvePromise({ child, port: Number(serving[1]), lines, exited });
-      }
+export class ServiceProcess {
+  readonly child: ChildProcess;
+  readonly lines: LogLine[] = [];
+  /** Resolves once the process has ended. */
+  readonly exited: Promise<Finished>;
+  private readonly waiters: Array<{ matches: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];
+  private pending = '';
+
+  constructor(options: { cwd: string; env: NodeJS.ProcessEnv }) {
+    this.child = spawn(process.execPath, [BUILT_MAIN], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.exited = finished(this.child);
+    this.child.stdout?.on('data', (chunk: string) => this.read(chunk));
+  }
+
+  /** The first line (already printed or still to come) that `matches`; rejects if the process ends first. */
+  waitForLine(matches: (line: LogLine) => boolean): Promise<LogLine> {
+    const found = this.lines.find(matches);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ matches, resolve });
+      void this.exited.then((result) => reject(new Error(`The service ended first: ${JSON.stringify(result)}`)));
     });
-    void exited.then((result) => reject(new Error(`The service ended before serving: ${JSON.stringify(result)}`)));
-  });
+  }
+
+  /** Waits for "Serving on port N" and returns N. */
+  async serving(): Promise<number> {
+    const line = await this.waitForLine((entry) => /^Serving on port \d+ /.test(String(entry.msg)));
+    return Number(/^Serving on port (\d+) /.exec(String(line.msg))![1]);
+  }
+
+  messages(): string[] {
+    return this.lines.map((line) => String(line.msg));
+  }
+
+  /** Ends the process (SIGKILL unless told otherwise) and waits for it. */
+  async stop(signal: NodeJS.Signals = 'SIGKILL'): Promise<Finished> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+
+  private read(chunk: string): void {
+    this.pending += chunk;
+    let end: number;
+    while ((end = this.pending.indexOf('\n')) >= 0) {
+      const text = this.pending.slice(0, end);
+      this.pending = this.pending.slice(end + 1);
+      if (text === '') continue;
+      // A line that is not JSON is kept as it is, for the test to see and fail on.
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        line = { notJson: text };
+      }
+      this.lines.push(line);
+      for (const waiter of this.waiters.filter((candidate) => candidate.matches(line))) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  }
 }
