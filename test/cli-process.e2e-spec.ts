@@ -1,5 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { quietDatabaseLogger } from '../src/database/database-logger.js';
+import { initializeDataSource } from '../src/database/initialize-data-source.js';
+import { migrations } from '../src/database/migrations/index.js';
 import { assertBuilt, BUILT_CLI, childEnvironment, PROJECT_ROOT, run, scratchDirectory } from './utils/built-process.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -92,6 +96,35 @@ describe('Administration command line as a process', () => {
         code: 1,
         stdout: '',
         stderr: `Invalid configuration: cannot read the settings file ${missing} (ENOENT)\n`,
+      });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'reports a migration that cannot be applied in one stderr line, with nothing of TypeORM\'s on stdout',
+    async () => {
+      const path = join(workdir.path, 'orphan.sqlite');
+      // A database the first two migrations built, holding a record whose user is gone.
+      const older = await initializeDataSource({
+        ...buildDataSourceOptions({ type: 'sqlite', path, migrationsRun: true }),
+        migrations: migrations.slice(0, 2),
+        logger: quietDatabaseLogger,
+      });
+      await older.query('PRAGMA foreign_keys = OFF');
+      await older.query(
+        'INSERT INTO sensor_report (uuid, type, langcode, status, promote, sticky, default_langcode, revision_translation_affected, uid, revision_uid, title, created, changed, revision_timestamp, field_date, field_event, field_sensor_id, field_timeout, request_body) ' +
+          "VALUES ('0b1c2d3e-4f50-4617-a8b9-cadbecfd0e1f', 'sensor_report', 'en', 1, 0, 0, 1, 1, 42, 42, 't', '2021-01-14', '2021-01-14', '2021-01-14', '2021-01-14', 'Heartbeat', 'trap-17', 86400, '{}')",
+      );
+      await older.destroy();
+
+      const result = await run(process.execPath, [BUILT_CLI, 'user:list'], { cwd: workdir.path, env: childEnvironment({ DATABASE_URL: `sqlite:${path}` }) });
+
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr:
+          'Failed: Cannot add the foreign key sensor_report.uid -> users.uid: 1 sensor_report rows refer to a users row that does not exist; restore those rows, then start again.\n',
       });
     },
     TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../config/app-config.js';
 import { connectWithRetries } from '../database/connect-data-source.js';
 import { DatabaseConnectionError } from '../database/connection-failure.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { quietDatabaseLogger } from '../database/database-logger.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
 import { CliError } from './cli-error.js';
 import { firstLine, runCommand } from './commands.js';
@@ -27,7 +28,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
     const config = loadConfig(env);
     const options = buildDataSourceOptions({ ...config.database, migrationsRun: true });
     // An operator at a terminal wants the one-line answer now, not after a series of retries.
-    dataSource = await initializeDataSource({ ...options, logging: false }, connectWithRetries(config.database, { retries: 0 }));
+    dataSource = await initializeDataSource({ ...options, logger: quietDatabaseLogger }, connectWithRetries(config.database, { retries: 0 }));
     const result = await runCommand(argv, {
       users: new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher()),
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),

@@ -36,3 +36,13 @@ export class DatabaseLogger implements TypeOrmLogger {
     else this.logger.debug?.(String(message), CONTEXT);
   }
 }
+
+/** For the admin command line, whose stdout carries only its JSON line: TypeORM logs nothing (not even migrations). */
+export const quietDatabaseLogger: TypeOrmLogger = {
+  logQuery: () => undefined,
+  logQueryError: () => undefined,
+  logQuerySlow: () => undefined,
+  logSchemaBuild: () => undefined,
+  logMigration: () => undefined,
+  log: () => undefined,
+};
