@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { closeOnSignals } from './common/process/close-on-signals.js';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { loadEnvFile } from './config/load-env-file.js';
 
@@ -31,6 +32,7 @@ async function bootstrap(): Promise<void> {
       ? `Settings read from ${settingsFile} (variables set in the environment take precedence)`
       : `No .env file in ${process.cwd()}: settings come from the environment and the defaults`,
   );
+  closeOnSignals(app);
   await app.listen(config.port);
   // The port actually bound: PORT=0 asks the system for a free one.
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -46,4 +46,25 @@ describe('The service as a process', () => {
 
     expect(service.messages()).toContain(`No .env file in ${workdir.path}: settings come from the environment and the defaults`);
   });
+
+  it('logs the drain and the stop on SIGTERM, in the log format of every other line, and exits 0', async () => {
+    service = new ServiceProcess({
+      cwd: workdir.path,
+      env: childEnvironment({ PORT: '0', DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
+    });
+    await service.serving();
+
+    const result = await service.stop('SIGTERM');
+
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(service.lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(service.lines.slice(-2)).toEqual([
+      expect.objectContaining({
+        level: 30,
+        context: 'Shutdown',
+        msg: 'SIGTERM received: no longer accepting connections; finishing the requests in flight, then closing the database pool',
+      }),
+      expect.objectContaining({ level: 30, context: 'Shutdown', msg: 'Stopped: every request in flight answered, database pool closed' }),
+    ]);
+  });
 });
