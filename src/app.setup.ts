@@ -19,7 +19,6 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
   setupOpenApi(app, config);
-  app.enableShutdownHooks();
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -1,12 +1,17 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { closeOnSignals } from './common/process/close-on-signals.js';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config.js';
+import { loadEnvFile } from './config/load-env-file.js';
 
 async function bootstrap(): Promise<void> {
+  let settingsFile: string | undefined;
   try {
+    settingsFile = loadEnvFile();
     loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -15,11 +20,23 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true });
+  // Nest's start-up lines wait for the JSON logger; when start-up fails they are dropped with Nest's own
+  // error report (a stack trace in another format), and the error reaches the catch below as one line.
+  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false });
   configureApp(app);
+  app.flushLogs();
   const config = app.get<AppConfig>(APP_CONFIG);
+  const logger = new Logger('Bootstrap');
+  logger.log(
+    settingsFile
+      ? `Settings read from ${settingsFile} (variables set in the environment take precedence)`
+      : `No .env file in ${process.cwd()}: settings come from the environment and the defaults`,
+  );
+  closeOnSignals(app);
   await app.listen(config.port);
-  new Logger('Bootstrap').log(`Serving on port ${config.port} (${config.database.type} database, base ${config.baseUrl})`);
+  // The port actually bound: PORT=0 asks the system for a free one.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  logger.log(`Serving on port ${port} (${config.database.type} database, base ${config.baseUrl})`);
 }
 
 bootstrap().catch((error: unknown) => {

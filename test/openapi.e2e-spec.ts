@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -21,6 +22,13 @@ describe('OpenAPI description', () => {
     expect(response.body.openapi).toMatch(/^3\./);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
+  });
+
+  it("carries the package's version", async () => {
+    const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+    expect(response.body.info.version).toBe(version);
   });
 
   it('lists every route the service serves', async () => {

@@ -5,7 +5,10 @@ import { PasswordHasher } from '../auth/users/password-hasher.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
+import { connectWithRetries } from '../database/connect-data-source.js';
+import { DatabaseConnectionError } from '../database/connection-failure.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { quietDatabaseLogger } from '../database/database-logger.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
 import { CliError } from './cli-error.js';
 import { firstLine, runCommand } from './commands.js';
@@ -24,7 +27,8 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
   try {
     const config = loadConfig(env);
     const options = buildDataSourceOptions({ ...config.database, migrationsRun: true });
-    dataSource = await initializeDataSource({ ...options, logging: false });
+    // An operator at a terminal wants the one-line answer now, not after a series of retries.
+    dataSource = await initializeDataSource({ ...options, logger: quietDatabaseLogger }, connectWithRetries(config.database, { retries: 0 }));
     const result = await runCommand(argv, {
       users: new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher()),
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),
@@ -32,7 +36,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
     streams.stdout(JSON.stringify(result));
     return 0;
   } catch (error) {
-    const known = error instanceof CliError || error instanceof ConfigError;
+    const known = error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseConnectionError;
     streams.stderr(firstLine(known ? (error as Error).message : `Failed: ${error instanceof Error ? error.message : String(error)}`));
     return 1;
   } finally {

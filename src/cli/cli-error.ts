@@ -2,4 +2,6 @@
 export class CliError extends Error {}
 
 export const USAGE =
-  'Usage: cli client:create --label L [--secret S] | user:create --username U --password P [--no-ingest] | user:block --username U';
+  'Usage: cli client:create --label L [--secret S] | client:list | client:delete --client-id ID' +
+  ' | user:create --username U --password P [--no-ingest] | user:list | user:block --username U' +
+  ' | user:unblock --username U | user:password --username U --password P';

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UnknownClientError } from '../auth/clients/client-errors.js';
 import type { ClientsService } from '../auth/clients/clients.service.js';
 import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from '../auth/users/user-errors.js';
 import type { UsersService } from '../auth/users/users.service.js';
@@ -24,6 +25,17 @@ export async function runCommand(argv: string[], services: CliServices): Promise
         const created = await services.clients.create({ label: required(values, 'label'), secret: optional(values, 'secret') });
         return { client_id: created.clientId, client_secret: created.clientSecret };
       }
+      case 'client:list': {
+        parse(rest, {});
+        const clients = await services.clients.list();
+        return { clients: clients.map((client) => ({ client_id: client.clientId, label: client.label, created: instant(client.created) })) };
+      }
+      case 'client:delete': {
+        const values = parse(rest, { 'client-id': { type: 'string' } });
+        const clientId = required(values, 'client-id');
+        const revokedTokens = await services.clients.delete(clientId);
+        return { client_id: clientId, status: 'deleted', revoked_tokens: revokedTokens };
+      }
       case 'user:create': {
         const values = parse(rest, { username: { type: 'string' }, password: { type: 'string' }, 'no-ingest': { type: 'boolean' } });
         const user = await services.users.create({
@@ -38,13 +50,42 @@ export async function runCommand(argv: string[], services: CliServices): Promise
         const user = await services.users.block(required(values, 'username'));
         return { uid: user.uid, status: 'blocked' };
       }
+      case 'user:unblock': {
+        const values = parse(rest, { username: { type: 'string' } });
+        const user = await services.users.unblock(required(values, 'username'));
+        return { uid: user.uid, status: 'active' };
+      }
+      case 'user:list': {
+        parse(rest, {});
+        const users = await services.users.list();
+        return {
+          users: users.map((user) => ({
+            uid: user.uid,
+            uuid: user.uuid,
+            name: user.name,
+            status: user.status ? 'active' : 'blocked',
+            may_ingest: user.mayCreateSensorRecords,
+            created: instant(user.created),
+          })),
+        };
+      }
+      case 'user:password': {
+        const values = parse(rest, { username: { type: 'string' }, password: { type: 'string' } });
+        const changed = await services.users.setPassword(required(values, 'username'), required(values, 'password'));
+        return { uid: changed.uid, revoked_tokens: changed.revokedTokens };
+      }
       case undefined:
         throw new CliError(USAGE);
       default:
         throw new CliError(`Unknown command "${command}". ${USAGE}`);
     }
   } catch (error) {
-    if (error instanceof UsernameTakenError || error instanceof UnknownUserError || error instanceof InvalidUserInputError) {
+    if (
+      error instanceof UsernameTakenError ||
+      error instanceof UnknownUserError ||
+      error instanceof InvalidUserInputError ||
+      error instanceof UnknownClientError
+    ) {
       throw new CliError(error.message);
     }
     if (error instanceof RangeError) throw new CliError(error.message);
@@ -69,6 +110,11 @@ function required(values: Record<string, string | boolean | undefined>, name: st
 function optional(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** Instants in UTC, to the second (the database keeps no more). */
+function instant(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function firstLine(text: string): string {

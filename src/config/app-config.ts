@@ -14,6 +14,8 @@ export interface AppConfig {
   /** Public address of the service, without a trailing slash: HAL links and the type href use it. */
   baseUrl: string;
   database: DatabaseConfig;
+  /** Further attempts to reach a database that refuses connections at start-up (waits 1 s, 2 s, 4 s, …). */
+  databaseConnectRetries: number;
   siteTimezone: string;
   tokens: {
     accessTokenTtl: number;
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     baseUrl: (vars.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     database: databaseConfig(vars),
+    databaseConnectRetries: vars.DB_CONNECT_RETRIES,
     siteTimezone: vars.SITE_TIMEZONE,
     tokens: {
       accessTokenTtl: vars.ACCESS_TOKEN_TTL,

@@ -11,6 +11,11 @@ const toBoolean = ({ value }: { value: unknown }) =>
  * (see `loadConfig`); nothing else reads `process.env`.
  */
 export class EnvironmentVariables {
+  /** Read before everything else (see `loadEnvFile`): the settings file to use instead of `./.env`. */
+  @IsOptional()
+  @IsString()
+  ENV_FILE?: string;
+
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'development';
 
@@ -38,6 +43,12 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1000)
   DB_POOL_SIZE: number = 10;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  DB_CONNECT_RETRIES: number = 5;
 
   @Validate(IsTimeZoneName)
   SITE_TIMEZONE: string = 'Pacific/Auckland';

@@ -1,9 +1,13 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { runMigrations } from './run-migrations.js';
 
+export type Connect = (options: DataSourceOptions) => Promise<DataSource>;
+
+const connectOnce: Connect = (options) => new DataSource(options).initialize();
+
 /** Connects and, when the options ask for it, brings the schema up to date. */
-export async function initializeDataSource(options: DataSourceOptions): Promise<DataSource> {
-  const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
+export async function initializeDataSource(options: DataSourceOptions, connect: Connect = connectOnce): Promise<DataSource> {
+  const dataSource = await connect({ ...options, migrationsRun: false });
   try {
     if (options.migrationsRun) await runMigrations(dataSource);
   } catch (error) {

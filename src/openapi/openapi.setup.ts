@@ -1,6 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../config/app-config.js';
+
+/** The version the package declares (package.json sits two levels up from src/openapi and dist/openapi alike). */
+const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Serves the OpenAPI 3 description generated from the controllers: `/api-docs` (browsable) and `/api-docs-json`. */
 export function setupOpenApi(app: INestApplication, config: AppConfig): void {
@@ -12,7 +16,7 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
         'Pest traps and bait stations report events through radio network servers. Obtain a bearer token from ' +
           'the OAuth 2.0 token endpoint, then submit each report as a sensor record.',
       )
-      .setVersion('1.0')
+      .setVersion(packageVersion)
       .addServer(config.baseUrl)
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
       .build(),

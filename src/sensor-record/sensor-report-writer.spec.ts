@@ -39,6 +39,11 @@ describe(SensorReportWriter.name, () => {
     // No query logging: the per-row fallback test fails a query on purpose.
     const options = buildDataSourceOptions({ type: 'sqlite', path: ':memory:', migrationsRun: true });
     dataSource = await initializeDataSource({ ...options, logging: false });
+    // The user the rows name: sensor_report.uid and revision_uid must refer to one.
+    await dataSource.query(
+      "INSERT INTO users (uid, uuid, name, pass, status, may_create_sensor_records, created, changed) VALUES (?, 'a1b2c3d4-0000-4000-8000-000000000007', 'trap-user', 'x', 1, 1, '2026-01-01', '2026-01-01')",
+      [sensorReportRowStub.uid],
+    );
     commits = [];
     resolvedWrites = 0;
     failCommit = undefined;

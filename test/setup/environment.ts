@@ -4,3 +4,5 @@ import 'reflect-metadata';
 process.env.NODE_ENV = 'test';
 process.env.DATABASE_URL ??= 'sqlite::memory:';
 process.env.LOG_LEVEL ??= 'silent';
+// A test database that cannot be reached fails each suite at once rather than after a series of retries.
+process.env.DB_CONNECT_RETRIES ??= '0';

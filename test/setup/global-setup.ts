@@ -1,24 +1,33 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
+
+/** Where the test run's key pair was written; globalTeardown removes it. */
+const TEST_KEY_DIRECTORY = Symbol.for('sensor-records.test-key-directory');
 
 /**
  * Runs once before all suites. Gives every suite one signing key pair (generating 2048-bit keys per
- * suite would dominate the run time) and, for a MySQL run, creates the test database — after
- * refusing any database whose name does not say it is for tests.
+ * suite would dominate the run time), builds dist/ when it is missing or older than src/ (some
+ * suites run the built service and command line as real processes) and, for a MySQL run, creates
+ * the test database — after refusing any database whose name does not say it is for tests.
  */
 export default async function globalSetup(): Promise<void> {
   process.env.NODE_ENV = 'test';
   if (!process.env.OAUTH_PRIVATE_KEY) {
     const directory = mkdtempSync(join(tmpdir(), 'sensor-records-test-keys-'));
+    (globalThis as Record<symbol, unknown>)[TEST_KEY_DIRECTORY] = directory;
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(join(directory, 'private.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     writeFileSync(join(directory, 'public.key'), publicKey.export({ type: 'spki', format: 'pem' }));
     process.env.OAUTH_PRIVATE_KEY = join(directory, 'private.key');
     process.env.OAUTH_PUBLIC_KEY = join(directory, 'public.key');
   }
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  execFileSync(process.execPath, [join(root, 'scripts/build-if-needed.js')], { cwd: root, stdio: 'inherit' });
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl?.startsWith('mysql://')) await createMysqlTestDatabase(databaseUrl);
 }

@@ -39,7 +39,9 @@ async function resetTables(dataSource: DataSource): Promise<void> {
   const tables = dataSource.entityMetadatas.map((metadata) => metadata.tableName);
   const mysql = dataSource.options.type === 'mysql';
   await dataSource.transaction(async (manager) => {
+    // Tables are emptied in any order: the foreign keys are checked (SQLite) or not at all (MySQL) once all are empty.
     if (mysql) await manager.query('SET FOREIGN_KEY_CHECKS = 0');
+    else await manager.query('PRAGMA defer_foreign_keys = ON');
     for (const table of tables) await manager.query(`DELETE FROM ${dataSource.driver.escape(table)}`);
     if (mysql) await manager.query('SET FOREIGN_KEY_CHECKS = 1');
   });

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { runInTransaction } from '../../database/run-in-transaction.js';
+import { AccessTokenEntity } from '../tokens/access-token.entity.js';
+import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { wholeSeconds } from '../users/users.service.js';
+import { UnknownClientError } from './client-errors.js';
 import { OAuthClientEntity } from './oauth-client.entity.js';
 
 export interface CreatedClient {
@@ -37,6 +41,35 @@ export class ClientsService {
     const clientId = randomUUID();
     await this.clients.insert({ clientId, label, secretHash: sha256Hex(clientSecret), created: wholeSeconds(new Date()) });
     return { clientId, clientSecret };
+  }
+
+  /** Every client, oldest first, without secret digests. */
+  list(): Promise<OAuthClientEntity[]> {
+    return this.clients.find({ order: { id: 'ASC' } });
+  }
+
+  /**
+   * Removes the client and every token issued to it, in one transaction: its access tokens are
+   * refused once the bearer check's cached state expires, its refresh tokens at once. Returns the
+   * number of tokens removed.
+   */
+  async delete(clientId: string): Promise<number> {
+    const removed = await runInTransaction(this.clients.manager.connection, async (manager) => {
+      // The token tables' foreign keys would cascade; deleting explicitly counts them and does not rely on it.
+      const refresh = await manager.delete(RefreshTokenEntity, { clientId });
+      const access = await manager.delete(AccessTokenEntity, { clientId });
+      const client = await manager.delete(OAuthClientEntity, { clientId });
+      return client.affected ? (refresh.affected ?? 0) + (access.affected ?? 0) : undefined;
+    });
+    this.cache.delete(clientId);
+    if (removed === undefined) throw new UnknownClientError(clientId);
+    return removed;
+  }
+
+  /** Asked when a grant fails on a client that may have been deleted meanwhile: never answered from the cache. */
+  async exists(clientId: string): Promise<boolean> {
+    this.cache.delete(clientId);
+    return (await this.clients.countBy({ clientId })) > 0;
   }
 
   /** The client when the secret matches, otherwise null. */

@@ -44,7 +44,13 @@ export class TokenGrantsService {
     const { clientId, clientSecret } = request.clientCredentials();
     const client = await this.clients.authenticate(clientId, clientSecret);
     if (!client) throw OAuthErrors.invalidClient(request.usedBasicAuth);
-    return grantType === 'password' ? this.passwordGrant(request, client.clientId) : this.refreshGrant(request, client.clientId);
+    try {
+      return await (grantType === 'password' ? this.passwordGrant(request, client.clientId) : this.refreshGrant(request, client.clientId));
+    } catch (error) {
+      // A client deleted after this instance cached it: its tokens can no longer be stored.
+      if (isForeignKeyViolation(error) && !(await this.clients.exists(client.clientId))) throw OAuthErrors.invalidClient(request.usedBasicAuth);
+      throw error;
+    }
   }
 
   private async passwordGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
@@ -122,4 +128,9 @@ export class TokenGrantsService {
       refresh_token: refreshToken,
     };
   }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: unknown }; code?: unknown }).driverError?.code ?? (error as { code?: unknown }).code;
+  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

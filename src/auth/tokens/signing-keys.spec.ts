@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadSigningKeys, SigningKeyError } from './signing-keys.js';
 
 const pem = () => {
@@ -17,6 +17,10 @@ describe(loadSigningKeys.name, () => {
 
   beforeEach(() => {
     directory = join(mkdtempSync(join(tmpdir(), 'signing-keys-')), 'keys');
+  });
+
+  afterEach(() => {
+    rmSync(dirname(directory), { recursive: true, force: true });
   });
 
   it('reads PEM text and file paths from the configuration', () => {

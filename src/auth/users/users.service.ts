@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { runInTransaction } from '../../database/run-in-transaction.js';
+import { revokeUserTokens } from '../tokens/token-family.js';
 import { PasswordHasher } from './password-hasher.js';
+import { assertAcceptablePassword } from './password-policy.js';
 import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from './user-errors.js';
 import { isSameName, isValidName, MAX_NAME_LENGTH } from './user-name.js';
 import { UserEntity } from './user.entity.js';
@@ -25,7 +28,7 @@ export class UsersService {
   async create(input: CreateUserInput): Promise<UserEntity> {
     const username = input.username.trim();
     if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
-    if (input.password === '') throw new InvalidUserInputError('The password must not be empty.');
+    assertAcceptablePassword(input.password, username);
     // Taken means what the unique index says: on MySQL a name equal to another by its collation
     // (a fullwidth twin, say) is refused, so no account can pass for another one.
     if (await this.findCandidate(username)) throw new UsernameTakenError(username);
@@ -82,6 +85,39 @@ export class UsersService {
     if (!user) throw new UnknownUserError(username);
     await this.users.update({ uid: user.uid }, { status: false, changed: wholeSeconds(new Date()) });
     return { ...user, status: false };
+  }
+
+  /** Lets a blocked user obtain tokens again (and its unexpired, unrevoked tokens work again). */
+  async unblock(username: string): Promise<UserEntity> {
+    if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
+    const user = await this.findByName(username);
+    if (!user) throw new UnknownUserError(username);
+    await this.users.update({ uid: user.uid }, { status: true, changed: wholeSeconds(new Date()) });
+    return { ...user, status: true };
+  }
+
+  /** Every user, oldest first, without password hashes. */
+  list(): Promise<UserEntity[]> {
+    return this.users.find({ order: { uid: 'ASC' } });
+  }
+
+  /**
+   * Sets a new password and, in the same transaction, revokes every token the user holds: whoever
+   * knew the old password must not keep access through tokens obtained with it. Returns the user's
+   * uid and how many tokens were revoked.
+   */
+  async setPassword(username: string, password: string): Promise<{ uid: number; revokedTokens: number }> {
+    if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
+    const user = await this.findByName(username);
+    if (!user) throw new UnknownUserError(username);
+    assertAcceptablePassword(password, user.name);
+    const pass = await this.hasher.hash(password);
+    const now = new Date();
+    const revokedTokens = await runInTransaction(this.users.manager.connection, async (manager) => {
+      await manager.update(UserEntity, { uid: user.uid }, { pass, changed: wholeSeconds(now) });
+      return revokeUserTokens(manager, user.uid, now);
+    });
+    return { uid: user.uid, revokedTokens };
   }
 }
 

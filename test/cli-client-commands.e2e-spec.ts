@@ -1,0 +1,101 @@
+import request from 'supertest';
+import { TOKEN_STATE_CACHE_MS } from '../src/auth/bearer/token-state.service.js';
+import { ClientsService } from '../src/auth/clients/clients.service.js';
+import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
+import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
+import { RefreshTokenEntity } from '../src/auth/tokens/refresh-token.entity.js';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { CliError } from '../src/cli/cli-error.js';
+import { runCommand, type CliServices } from '../src/cli/commands.js';
+import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
+import { withClockAdvancedBy } from './utils/advance-clock.js';
+import { AuthProbeController, createClient, createUser, obtainTokens, PROBE_ANY, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import { createTestApp, TestApp } from './utils/test-app.js';
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** client:list and client:delete, run as the command line runs them: services of their own on the same database. */
+describe('Administration commands for clients', () => {
+  let testApp: TestApp;
+  let cli: CliServices;
+
+  const server = () => testApp.app.getHttpServer();
+  const grant = (client: TestClient, fields: Record<string, string>) =>
+    request(server())
+      .post(TOKEN_PATH)
+      .type('form')
+      .send({ client_id: client.clientId, client_secret: client.clientSecret, ...fields });
+  const passwordGrant = (client: TestClient, user: TestUser) => grant(client, { grant_type: 'password', username: user.username, password: user.password });
+  const probe = (accessToken: string) => request(server()).get(PROBE_ANY).set('Authorization', `Bearer ${accessToken}`);
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ controllers: [AuthProbeController] });
+    cli = {
+      users: new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher()),
+      clients: new ClientsService(testApp.dataSource.getRepository(OAuthClientEntity)),
+    };
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  describe('client:list', () => {
+    it('lists every client, oldest first, without secrets', async () => {
+      const fleet = await createClient(testApp.app, { label: 'Trap fleet' });
+      const lab = await createClient(testApp.app, { label: 'Test bench' });
+
+      const printed = await runCommand(['client:list'], cli);
+
+      expect(printed).toEqual({
+        clients: [
+          { client_id: fleet.clientId, label: 'Trap fleet', created: expect.stringMatching(INSTANT) },
+          { client_id: lab.clientId, label: 'Test bench', created: expect.stringMatching(INSTANT) },
+        ],
+      });
+      expect(JSON.stringify(printed)).not.toContain(fleet.clientSecret);
+    });
+
+    it('prints an empty list when there are no clients', async () => {
+      await expect(runCommand(['client:list'], cli)).resolves.toEqual({ clients: [] });
+    });
+  });
+
+  describe('client:delete', () => {
+    it("removes the client and its tokens: refresh and password grants refused at once, access tokens within 5 s even when just checked", async () => {
+      const client = await createClient(testApp.app);
+      const other = await createClient(testApp.app);
+      const user = await createUser(testApp.app);
+      const tokens = await obtainTokens(testApp.app, client, user);
+      const kept = await obtainTokens(testApp.app, other, user);
+      // The service has just authenticated the client and checked the token: both sit in its caches.
+      await probe(tokens.access_token).expect(200);
+
+      const printed = await runCommand(['client:delete', '--client-id', client.clientId], cli);
+
+      expect(printed).toEqual({ client_id: client.clientId, status: 'deleted', revoked_tokens: 2 });
+      expect(await testApp.dataSource.getRepository(OAuthClientEntity).countBy({ clientId: client.clientId })).toBe(0);
+      expect(await testApp.dataSource.getRepository(RefreshTokenEntity).countBy({ clientId: client.clientId })).toBe(0);
+      expect(await testApp.dataSource.getRepository(AccessTokenEntity).countBy({ clientId: client.clientId })).toBe(0);
+      expect((await grant(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }).expect(400)).body.error).toBe('invalid_grant');
+      expect((await passwordGrant(client, user).expect(401)).body).toEqual(oauthErrorStub.invalidClient);
+      await withClockAdvancedBy(TOKEN_STATE_CACHE_MS, async () => {
+        await probe(tokens.access_token).expect(403);
+        await probe(kept.access_token).expect(200);
+      });
+      await passwordGrant(other, user).expect(200);
+    });
+
+    it('refuses an unknown client', async () => {
+      await expect(runCommand(['client:delete', '--client-id', 'no-such-client'], cli)).rejects.toThrow(
+        new CliError('There is no client with the id "no-such-client".'),
+      );
+    });
+  });
+});

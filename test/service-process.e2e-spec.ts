@@ -1,0 +1,70 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, childEnvironment, scratchDirectory, ServiceProcess } from './utils/built-process.js';
+
+/** `node dist/main.js` as an operator starts it, on an SQLite file in a working directory of its own. */
+describe('The service as a process', () => {
+  let workdir: ReturnType<typeof scratchDirectory>;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(() => assertBuilt());
+
+  beforeEach(() => {
+    workdir = scratchDirectory('sensor-records-service-');
+  });
+
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+    workdir.remove();
+  });
+
+  it('reads .env in its working directory, the environment winning, and says which file it read', async () => {
+    writeFileSync(
+      join(workdir.path, '.env'),
+      ['PORT=0', 'DATABASE_URL=sqlite:./from-env-file.sqlite', 'BASE_URL=http://from-env-file.example', 'LOG_LEVEL=info'].join('\n'),
+    );
+
+    service = new ServiceProcess({ cwd: workdir.path, env: childEnvironment({ BASE_URL: 'http://from-environment.example' }) });
+    const port = await service.serving();
+
+    expect(service.messages()).toContain(
+      `Settings read from ${join(workdir.path, '.env')} (variables set in the environment take precedence)`,
+    );
+    expect(service.messages()).toContain(`Serving on port ${port} (sqlite database, base http://from-environment.example)`);
+    expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('says so when there is no .env', async () => {
+    service = new ServiceProcess({
+      cwd: workdir.path,
+      env: childEnvironment({ PORT: '0', DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
+    });
+    await service.serving();
+
+    expect(service.messages()).toContain(`No .env file in ${workdir.path}: settings come from the environment and the defaults`);
+  });
+
+  it('logs the drain and the stop on SIGTERM, in the log format of every other line, and exits 0', async () => {
+    service = new ServiceProcess({
+      cwd: workdir.path,
+      env: childEnvironment({ PORT: '0', DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
+    });
+    await service.serving();
+
+    const result = await service.stop('SIGTERM');
+
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(service.lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(service.lines.slice(-2)).toEqual([
+      expect.objectContaining({
+        level: 30,
+        context: 'Shutdown',
+        msg: 'SIGTERM received: no longer accepting connections; finishing the requests in flight, then closing the database pool',
+      }),
+      expect.objectContaining({ level: 30, context: 'Shutdown', msg: 'Stopped: every request in flight answered, database pool closed' }),
+    ]);
+  });
+});
