@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
+import { withDatabaseDeadline } from '../database/database-deadline.js';
 
 /**
  * Whether the database answers `SELECT 1` in time. Terminus' own TypeORM indicator probes for its
@@ -22,7 +23,9 @@ export class DatabaseHealthIndicator {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`No answer within ${timeoutMs} ms`)), timeoutMs);
       });
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      // The deadline also ends the query itself, so a connection stuck on it is not handed out again.
+      const ping = withDatabaseDeadline(Date.now() + timeoutMs, () => this.dataSource.query('SELECT 1'));
+      await Promise.race([ping, timeout]);
       return indicator.up();
     } catch (error) {
       return indicator.down({ message: error instanceof Error ? error.message : String(error) });

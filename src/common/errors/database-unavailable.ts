@@ -1,3 +1,6 @@
+import { CommitUnconfirmedError } from './commit-unconfirmed.error.js';
+import { DatabaseTimeoutError } from './database-timeout.error.js';
+
 /** Driver error codes that mean "the database cannot be reached or cannot take writes right now". */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -8,6 +11,8 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
+  DatabaseTimeoutError.code,
+  CommitUnconfirmedError.code,
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
