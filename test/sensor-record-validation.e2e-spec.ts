@@ -175,6 +175,57 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
     );
   });
 
+  describe('gateways', () => {
+    it.each([
+      ['an empty list', [[]]],
+      ['a list of a gateway', [[{ rssi: -97 }]]],
+      ['a list of lists', [[[{ rssi: 'loud' }]]]],
+      ['null', [null]],
+    ])('answers 406 to a gateway that is %s instead of an object', async (_case, gateways) => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = gateways;
+
+      await expectRefused(body, failure('metadata.gateways[0]: This value should be of type object.'));
+    });
+
+    it('accepts 100 gateways and stores the first', async () => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: 100 }, (_, index) => ({ rssi: -index, snr: index }));
+
+      const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+
+      expect(response.body).toMatchObject({ field_rssi: [{ value: 0 }], field_snr: [{ value: '0' }] });
+    });
+
+    it.each([101, 10_000])('answers 406 to %i gateways, naming the list alone', async (count) => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: count }, () => ({}));
+
+      await expectRefused(body, failure('metadata.gateways: This collection should contain 100 elements or less.'));
+    });
+
+    it('lists the other members\' violations beside a list that is too long', async () => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: 101 }, () => ({}));
+      body.dev_id = '';
+
+      await expectRefused(
+        body,
+        failure('dev_id: This value should not be blank.', 'metadata.gateways: This collection should contain 100 elements or less.'),
+      );
+    });
+  });
+
+  it('lists the first 20 violations and counts the rest', async () => {
+    const body = reportFrom(sensorReportStub.minimal);
+    body.metadata.gateways = Array.from({ length: 30 }, () => ({ rssi: 'loud' }));
+
+    await expectRefused(
+      body,
+      failure(...Array.from({ length: 20 }, (_, index) => `metadata.gateways[${index}].rssi: This value should be of type integer.`), '… and 10 more.'),
+    );
+  });
+
   it('answers 406 for containers of the wrong type', async () => {
     await expectRefused(
       { dev_id: 'x', metadata: 'now', payload_fields: [] },
