@@ -24,7 +24,8 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
   setupOpenApi(app, config);
-  app.enableShutdownHooks();
+  // Exits with status 0 once shut down (rather than re-raising the signal), which also lets the log flush.
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
 }
 
 function parseTrustProxy(value: string): boolean | number | string {
