@@ -251,6 +251,20 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       expect(await storedRows(testApp.dataSource)).toHaveLength(0);
     });
 
+    it.each([
+      ['no token', undefined],
+      ['a malformed token', 'not-a-jwt'],
+    ])('answers 403 with %s to a body over the size limit, and 413 only to a valid token', async (_case, badToken) => {
+      const oversized = JSON.stringify({ ...reportFrom(sensorReportStub.minimal), padding: 'p'.repeat(70_000) });
+
+      const refused = await submit(testApp.app, oversized, { token: badToken }).expect(403);
+      const tooLarge = await submit(testApp.app, oversized, { token }).expect(413);
+
+      expect(refused.body).toEqual(FORBIDDEN);
+      expect(tooLarge.body).toEqual({ message: 'Request body is larger than the 64 KiB limit.' });
+      expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+    });
+
     it('answers 403 to a user without the ingest permission', async () => {
       const reader = await ingestCaller(testApp.app, { ingest: false });
 

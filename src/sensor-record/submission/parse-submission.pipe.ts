@@ -16,7 +16,7 @@ const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
  */
 export const MAX_NESTING_DEPTH = 16;
 
-/** Content type, character set, JSON syntax, nesting and the HAL type link, in Drupal's words where it has them. */
+/** Size, content type, character set, JSON syntax, nesting and the HAL type link, in Drupal's words where it has them. */
 @Injectable()
 export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<string, unknown>> {
   private readonly typeHref: string;
@@ -26,6 +26,7 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
   }
 
   transform(submission: RawSubmission): Record<string, unknown> {
+    if (submission.tooLarge) throw new ApiException(413, 'Request body is larger than the 64 KiB limit.');
     assertJsonContentType(submission.contentType);
     // PHP's json_decode() message, as Drupal answers it.
     if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');

@@ -1,7 +1,10 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { isSubmissionTooLarge } from './submission-body.middleware.js';
 
 export interface RawSubmission {
+  /** The body was over the size limit and was dropped unread. */
+  tooLarge: boolean;
   contentType: string | undefined;
   /** The body as text, without a byte order mark; undefined when its bytes are not valid UTF-8. */
   text: string | undefined;
@@ -33,7 +36,7 @@ function submittedText(request: Request): string | undefined {
  */
 export const Submission = createParamDecorator((_data: unknown, context: ExecutionContext): RawSubmission => {
   const request = context.switchToHttp().getRequest<Request>();
-  return { contentType: request.headers['content-type'], text: submittedText(request) };
+  return { tooLarge: isSubmissionTooLarge(request), contentType: request.headers['content-type'], text: submittedText(request) };
 });
 
 /** The request body as text, kept with the record (only read once the submission's pipes have accepted it). */
