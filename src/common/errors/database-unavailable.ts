@@ -57,6 +57,12 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(candidate.driverError, depth + 1) || isDatabaseUnavailable(candidate.cause, depth + 1);
 }
 
+/** True when a wait for the database was given up at its deadline (a pooled connection, or a statement). */
+export function isDatabaseTimeout(error: unknown): boolean {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  return [code, driverError?.code].some((found) => found === DatabaseTimeoutError.code || found === 'PROTOCOL_SEQUENCE_TIMEOUT');
+}
+
 /** SQLite reports extended codes (`SQLITE_IOERR_WRITE`); the primary code is the first two words. */
 function primaryCode(code: string): string {
   return code.startsWith('SQLITE_') ? code.split('_').slice(0, 2).join('_') : code;
