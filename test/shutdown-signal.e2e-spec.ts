@@ -1,12 +1,10 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
+import { type BuiltService, buildService } from './utils/built-service.js';
 import { SENSOR_RECORD_URL } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
@@ -34,14 +32,10 @@ const readBody = (response: IncomingMessage) =>
     response.on('end', () => done(text));
   });
 
-/**
- * The built service (`dist/main.js`, compiled here into a directory of its own so that no other suite's
- * build can change it underneath) as a real process, sent a real SIGTERM while submissions are in flight.
- */
+/** The built service (`main.js`) as a real process, sent a real SIGTERM while submissions are in flight. */
 describe('SIGTERM to the running service', () => {
   const saved = { ...process.env };
-  const directory = mkdtempSync(join(tmpdir(), 'sensor-records-sigterm-'));
-  const build = join(directory, 'dist');
+  let built: BuiltService;
   let helper: TestApp;
   let service: ChildProcess;
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -49,17 +43,14 @@ describe('SIGTERM to the running service', () => {
   let port: number;
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', build]);
-    // Resolved from the build directory as from the project's own dist/.
-    writeFileSync(join(directory, 'package.json'), '{"type":"module"}');
-    symlinkSync(resolve('node_modules'), join(directory, 'node_modules'), 'dir');
-    if (!process.env.DATABASE_URL?.startsWith('mysql://')) process.env.DATABASE_URL = `sqlite:${join(directory, 'records.sqlite')}`;
+    built = await buildService();
+    if (!process.env.DATABASE_URL?.startsWith('mysql://')) process.env.DATABASE_URL = `sqlite:${join(built.directory, 'records.sqlite')}`;
     // Tokens issued here must name the issuer the service expects, whatever port it gets.
     process.env.BASE_URL = 'http://sensors.test';
     helper = await createTestApp();
     await helper.reset();
     port = await freePort();
-    service = spawn(process.execPath, [join(build, 'main.js')], {
+    service = spawn(process.execPath, [join(built.dist, 'main.js')], {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -70,10 +61,10 @@ describe('SIGTERM to the running service', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
+    if (service && service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
     await helper?.close();
     process.env = { ...saved };
-    rmSync(directory, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('finishes the submissions it has read, stops listening, and exits 0', async () => {
