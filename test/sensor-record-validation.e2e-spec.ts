@@ -1,6 +1,6 @@
 import { reportFrom, sensorReportStub, type SubmittedReport } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
-import { storedRows, submit } from './utils/sensor-record-api.js';
+import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const failure = (...lines: string[]) => ({ message: `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}` });
@@ -127,7 +127,29 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       body.dev_id = '🐀'.repeat(255);
       body.metadata.gateways = [{ rssi: -2147483648, snr: '-9999999.0004' }];
 
-      await submit(testApp.app, body, { token }).expect(201);
+      const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+
+      const stored = await storedRow(testApp.dataSource, response.body.nid[0].value);
+      expect(stored).toMatchObject({
+        field_sequence: 2147483647,
+        field_counter: 0,
+        field_timeout: -1,
+        field_battery_voltage: -9999999,
+        field_data: 9999999,
+        field_network: 'n'.repeat(255),
+        field_sensor_id: '🐀'.repeat(255),
+        field_rssi: -2147483648,
+        field_snr: -9999999,
+      });
+      expect(response.body).toMatchObject({
+        field_sequence: [{ value: 2147483647 }],
+        field_counter: [{ value: 0 }],
+        field_timeout: [{ value: -1 }],
+        field_battery_voltage: [{ value: '-9999999' }],
+        field_data: [{ value: '9999999' }],
+        field_rssi: [{ value: -2147483648 }],
+        field_snr: [{ value: '-9999999' }],
+      });
     });
 
     it('names gateway members by the spelling and position submitted', async () => {
