@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
+import { withDatabaseBudget } from './database/database-deadline.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
 
 /**
@@ -13,6 +14,10 @@ import { setupOpenApi } from './openapi/openapi.setup.js';
 export function configureApp(app: INestApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(Logger));
+  // First, so that everything a request does (the bearer check, its queries, its row's transaction)
+  // shares one bound on waiting for the database.
+  const { requestTimeoutMs } = config.database;
+  app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
   // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();

@@ -37,7 +37,7 @@ describe('Routing errors', () => {
     const response = await request(testApp.app.getHttpServer()).get('/no/such/route').expect(404);
 
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 });

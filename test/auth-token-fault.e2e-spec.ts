@@ -31,7 +31,6 @@ describe('Token endpoint while the database goes away and comes back', () => {
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
     await outage.prepare();
     testApp = await createTestApp();
-    await outage.afterStart(testApp);
     await testApp.reset();
     client = await createClient(testApp.app);
     user = await createUser(testApp.app);

@@ -48,8 +48,15 @@ describe('Several instances on one database', () => {
     if (sqliteDirectory) rmSync(sqliteDirectory, { recursive: true, force: true });
   });
 
-  it('listens on two different ports', () => {
-    expect(port(firstServer)).not.toBe(port(secondServer));
+  it('runs two applications, each ready on connections of its own to the one database', async () => {
+    const ready = await Promise.all([firstServer, secondServer].map((server) => request(server).get('/health/ready')));
+
+    expect(ready.map((response) => [response.status, response.body.info?.database?.status])).toEqual([
+      [200, 'up'],
+      [200, 'up'],
+    ]);
+    expect(first.dataSource).not.toBe(second.dataSource);
+    expect([first.dataSource.isInitialized, second.dataSource.isInitialized]).toEqual([true, true]);
   });
 
   it('accepts on one instance a token issued by the other', async () => {
@@ -115,11 +122,6 @@ describe('Several instances on one database', () => {
     expect(Number(stored)).toBe(40);
   });
 });
-
-function port(server: Server): number {
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : -1;
-}
 
 async function credentials(testApp: TestApp) {
   return { client: await createClient(testApp.app), user: await createUser(testApp.app) };

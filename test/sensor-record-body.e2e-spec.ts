@@ -65,6 +65,76 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     });
   });
 
+  describe('character encoding', () => {
+    const minimalText = () => JSON.stringify(sensorReportStub.minimal);
+    /** The minimal report with `bytes` spliced into its dev_id, so only the encoding is wrong. */
+    const withBytesInDevId = (bytes: number[]) => {
+      const [before, after] = minimalText().split(`"${sensorReportStub.minimal.dev_id}"`);
+      return Buffer.concat([Buffer.from(`${before}"trap`), Buffer.from(bytes), Buffer.from(`"${after}`)]);
+    };
+
+    it.each([
+      ['a lone continuation byte', [0x80]],
+      ['Latin-1 é', [0xe9]],
+      ['an overlong slash', [0xc0, 0xaf]],
+      ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+      ['a truncated sequence', [0xe2, 0x82]],
+      ['a code point beyond U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ])('answers 422 to a body with %s, storing nothing', async (_case, bytes) => {
+      await expectAnswer(422, 'Malformed UTF-8 characters, possibly incorrectly encoded', withBytesInDevId(bytes));
+    });
+
+    it('stores UTF-8 text exactly as sent', async () => {
+      const response = await submit(testApp.app, withBytesInDevId([0xc3, 0xa9, 0xf0, 0x9f, 0x90, 0x80]), { token, format: 'json' }).expect(201);
+
+      expect(response.body.field_sensor_id).toEqual([{ value: 'trapé🐀' }]);
+    });
+
+    it.each(['application/json; charset=iso-8859-1', 'application/hal+json;charset=latin1', 'application/json; charset="windows-1252"'])(
+      'answers 415 to %s, storing nothing',
+      async (contentType) => {
+        const charset = /charset="?([^";]+)/.exec(contentType)![1];
+        await expectAnswer(415, `The request body must be UTF-8 JSON; charset "${charset}" is not supported.`, minimalText(), contentType);
+      },
+    );
+
+    it.each(['application/json; charset="UTF-8"', 'application/hal+json; charset=utf8'])('accepts %s', async (contentType) => {
+      await submit(testApp.app, minimalText(), { token, contentType }).expect(201);
+    });
+  });
+
+  describe('nesting', () => {
+    const nested = (depth: number, innermost: unknown = 1): unknown => {
+      let value = innermost;
+      for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { value };
+      return value;
+    };
+
+    it.each([
+      ['dev_id', (body: Record<string, unknown>) => void (body.dev_id = nested(2000))],
+      ['metadata.gateways', (body: Record<string, unknown>) => void ((body.metadata as Record<string, unknown>).gateways = nested(2000))],
+      ['payload_fields.field_event', (body: Record<string, unknown>) => void ((body.payload_fields as Record<string, unknown>).field_event = nested(2000))],
+      ['an unknown member', (body: Record<string, unknown>) => void (body.extra = nested(2000))],
+    ])('answers 422 to 2,000 levels inside %s, storing nothing', async (_member, nest) => {
+      const body = reportFrom(sensorReportStub.minimal);
+      nest(body);
+
+      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', body);
+    });
+
+    it('accepts 16 levels and refuses 17', async () => {
+      // The body is level 1 and `extra` holds the rest.
+      await submit(testApp.app, { ...reportFrom(sensorReportStub.minimal), extra: nested(15) }, { token }).expect(201);
+      await testApp.reset();
+
+      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', { ...reportFrom(sensorReportStub.minimal), extra: nested(16) });
+    });
+
+    it('refuses deep nesting even when the top level is not an object', async () => {
+      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', JSON.stringify(nested(17)));
+    });
+  });
+
   describe('_links.type.href', () => {
     it('accepts the site type link', async () => {
       await submit(testApp.app, { ...reportFrom(sensorReportStub.minimal), _links: { type: { href: typeHref } } }, { token }).expect(201);

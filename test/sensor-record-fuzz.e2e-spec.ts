@@ -117,6 +117,33 @@ const submission = fc.record({
   format: fc.constantFrom(undefined, 'json', 'hal_json', 'xml', 'yaml'),
 });
 
+/** `depth` levels of arrays, objects or both around a value. */
+function nested(depth: number, shape: 'array' | 'object' | 'mixed'): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < depth; level++) {
+    const asArray = shape === 'array' || (shape === 'mixed' && level % 2 === 0);
+    value = asArray ? [value] : { value };
+  }
+  return value;
+}
+
+const stubs = fc.constantFrom(...Object.values(sensorReportStub));
+
+/** Bodies built to break the pipeline rather than a rule: deep nesting, huge lists, bytes that are not UTF-8. */
+const hostileBody: fc.Arbitrary<string | Buffer> = fc.oneof(
+  fc
+    .tuple(stubs, fc.constantFrom(...MEMBER_PATHS), fc.integer({ min: 1, max: 3000 }), fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>)
+    .map(([stub, path, depth, shape]) => JSON.stringify(mutate(stub, [{ path, action: 'set', value: nested(depth, shape) }]))),
+  fc
+    .tuple(stubs, fc.constantFrom(...MEMBER_PATHS), fc.integer({ min: 0, max: 20_000 }), fc.constantFrom<unknown>({}, 1, [], [[]], null, 'x', { rssi: -1 }, { value: 'Set' }))
+    .map(([stub, path, length, item]) => JSON.stringify(mutate(stub, [{ path, action: 'set', value: Array.from({ length }, () => item) }]))),
+  fc.tuple(mutatedReport, fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.nat()).map(([text, bytes, at]) => {
+    const encoded = Buffer.from(text);
+    const position = at % (encoded.length + 1);
+    return Buffer.concat([encoded.subarray(0, position), Buffer.from(bytes), encoded.subarray(position)]);
+  }),
+);
+
 describe('POST /api-sensor/iot/sensor-record (generated bodies)', () => {
   let testApp: TestApp;
   let token: string;
@@ -152,4 +179,25 @@ describe('POST /api-sensor/iot/sensor-record (generated bodies)', () => {
 
     expect(await storedRows(testApp.dataSource)).toHaveLength(created);
   }, 180_000);
+
+  it('survives hostile bodies: never a 5xx, and never a row for a body it refused', async () => {
+    let stored = (await storedRows(testApp.dataSource)).length;
+    await fc.assert(
+      fc.asyncProperty(hostileBody, async (body) => {
+        const response = await submit(testApp.app, body, { token });
+        const rows = (await storedRows(testApp.dataSource)).length;
+
+        expect(response.status).toBeLessThan(500);
+        if (response.status === 201) {
+          expect(rows).toBe(stored + 1);
+        } else {
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(typeof response.body.message).toBe('string');
+          expect(rows).toBe(stored);
+        }
+        stored = rows;
+      }),
+      { numRuns: 300 },
+    );
+  }, 300_000);
 });

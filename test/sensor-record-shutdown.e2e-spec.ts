@@ -8,6 +8,7 @@ import { sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { SENSOR_RECORD_URL } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
+import { until } from './utils/until.js';
 
 const connectionRefused = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -89,5 +90,57 @@ describe('Graceful shutdown', () => {
       await reader.destroy();
       agent.destroy();
     }
+  });
+
+  it('tells keep-alive clients to close while draining, so their next request is refused rather than reset', async () => {
+    const drained = await createTestApp();
+    const { accessToken } = await ingestCaller(drained.app);
+    await drained.app.listen(0, '127.0.0.1');
+    const server = drained.app.getHttpServer() as Server;
+    const port = (server.address() as { port: number }).port;
+    const read = new Set<string>();
+    server.prependListener('request', (request: IncomingMessage) => read.add(String(request.headers['x-test-id'])));
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const body = Buffer.from(JSON.stringify(sensorReportStub.trapSprung));
+
+    type Outcome = { id: string; status?: number; connection?: string; error?: string };
+    const send = (id: string, method: 'GET' | 'POST') => {
+      const call = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method,
+        path: method === 'POST' ? `${SENSOR_RECORD_URL}?_format=json` : '/health',
+        agent,
+        headers: {
+          'X-Test-Id': id,
+          ...(method === 'POST' && { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/hal+json', 'Content-Length': body.length }),
+        },
+      });
+      const outcome = new Promise<Outcome>((resolve) => {
+        call.once('response', (response) =>
+          readBody(response).then(() => resolve({ id, status: response.statusCode, connection: response.headers.connection })),
+        );
+        call.once('error', (error: NodeJS.ErrnoException) => resolve({ id, error: error.code ?? error.message }));
+      });
+      return { call, outcome };
+    };
+
+    // 16 keep-alive clients, each with a submission the server has read and is still waiting to finish.
+    const inFlight = Array.from({ length: 16 }, (_, index) => send(`in-flight-${index}`, 'POST'));
+    for (const { call } of inFlight) call.write(body.subarray(0, 100));
+    await until(() => inFlight.every((_, index) => read.has(`in-flight-${index}`)));
+
+    const closing = drained.app.close();
+    await until(() => !server.listening);
+    for (const { call } of inFlight) call.end(body.subarray(100));
+    const answers = await Promise.all(inFlight.map(({ outcome }) => outcome));
+    const next = await Promise.all(Array.from({ length: 16 }, (_, index) => send(`next-${index}`, 'GET')).map(({ call, outcome }) => (call.end(), outcome)));
+    await closing;
+    agent.destroy();
+
+    expect(answers).toEqual(answers.map(({ id }) => ({ id, status: 201, connection: 'close' })));
+    // Not ECONNRESET, which would leave a client unsure whether its request was read.
+    expect(next).toEqual(next.map(({ id }) => ({ id, error: 'ECONNREFUSED' })));
+    expect([...read].filter((id) => id.startsWith('next-'))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
@@ -66,3 +67,47 @@ describe('POST /api-sensor/iot/sensor-record (device time)', () => {
     expect(await storedRows(testApp.dataSource)).toHaveLength(0);
   });
 });
+
+describe('POST /api-sensor/iot/sensor-record with SITE_TIMEZONE=America/New_York', () => {
+  const saved = { ...process.env };
+  let testApp: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    process.env.SITE_TIMEZONE = 'America/New_York';
+    testApp = await createTestApp();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    token = (await ingestCaller(testApp.app)).accessToken;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    process.env = { ...saved };
+  });
+
+  it.each([
+    ['no offset in the New York summer', '2021-07-04T12:00:00', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
+    ['no offset in the New York winter', '2021-01-15 09:30', '2021-01-15T14:30:00.000Z', '2021-01-15T09:30:00-05:00'],
+    ['a local time skipped when clocks go forward', '2021-03-14T02:30:00', '2021-03-14T07:30:00.000Z', '2021-03-14T03:30:00-04:00'],
+    ['a local time repeated when clocks go back', '2021-11-07T01:30:00', '2021-11-07T05:30:00.000Z', '2021-11-07T01:30:00-04:00'],
+    ['the first local time after clocks went back', '2021-11-07T02:00:00', '2021-11-07T07:00:00.000Z', '2021-11-07T02:00:00-05:00'],
+    ['UTC', '2021-07-04T16:00:00Z', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
+    ['Auckland time', '2021-07-05T04:00:00+12:00', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
+  ])('reads %s, stores it in UTC and renders it in New York time, on the POST and on GET /node', async (_case, time, storedUtc, rendered) => {
+    const body = reportFrom(sensorReportStub.minimal);
+    body.metadata.time = time;
+
+    const created = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+    const nid = created.body.nid[0].value as number;
+    const read = await request(testApp.app.getHttpServer()).get(`/node/${nid}?_format=json`).set('Authorization', `Bearer ${token}`).expect(200);
+
+    expect(created.body.field_date).toEqual([{ value: rendered }]);
+    expect(read.body.field_date).toEqual([{ value: rendered }]);
+    expect(created.body.title).toEqual([{ value: `Sensor report: trap-1 (${time})` }]);
+    expect(await storedRow(testApp.dataSource, nid)).toMatchObject({ field_date: storedUtc });
+  });
+});
+

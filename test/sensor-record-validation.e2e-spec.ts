@@ -1,6 +1,6 @@
 import { reportFrom, sensorReportStub, type SubmittedReport } from './fixtures/sensor-report.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
-import { storedRows, submit } from './utils/sensor-record-api.js';
+import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const failure = (...lines: string[]) => ({ message: `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}` });
@@ -127,7 +127,29 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       body.dev_id = '🐀'.repeat(255);
       body.metadata.gateways = [{ rssi: -2147483648, snr: '-9999999.0004' }];
 
-      await submit(testApp.app, body, { token }).expect(201);
+      const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+
+      const stored = await storedRow(testApp.dataSource, response.body.nid[0].value);
+      expect(stored).toMatchObject({
+        field_sequence: 2147483647,
+        field_counter: 0,
+        field_timeout: -1,
+        field_battery_voltage: -9999999,
+        field_data: 9999999,
+        field_network: 'n'.repeat(255),
+        field_sensor_id: '🐀'.repeat(255),
+        field_rssi: -2147483648,
+        field_snr: -9999999,
+      });
+      expect(response.body).toMatchObject({
+        field_sequence: [{ value: 2147483647 }],
+        field_counter: [{ value: 0 }],
+        field_timeout: [{ value: -1 }],
+        field_battery_voltage: [{ value: '-9999999' }],
+        field_data: [{ value: '9999999' }],
+        field_rssi: [{ value: -2147483648 }],
+        field_snr: [{ value: '-9999999' }],
+      });
     });
 
     it('names gateway members by the spelling and position submitted', async () => {
@@ -175,6 +197,57 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
     );
   });
 
+  describe('gateways', () => {
+    it.each([
+      ['an empty list', [[]]],
+      ['a list of a gateway', [[{ rssi: -97 }]]],
+      ['a list of lists', [[[{ rssi: 'loud' }]]]],
+      ['null', [null]],
+    ])('answers 406 to a gateway that is %s instead of an object', async (_case, gateways) => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = gateways;
+
+      await expectRefused(body, failure('metadata.gateways[0]: This value should be of type object.'));
+    });
+
+    it('accepts 100 gateways and stores the first', async () => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: 100 }, (_, index) => ({ rssi: -index, snr: index }));
+
+      const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+
+      expect(response.body).toMatchObject({ field_rssi: [{ value: 0 }], field_snr: [{ value: '0' }] });
+    });
+
+    it.each([101, 10_000])('answers 406 to %i gateways, naming the list alone', async (count) => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: count }, () => ({}));
+
+      await expectRefused(body, failure('metadata.gateways: This collection should contain 100 elements or less.'));
+    });
+
+    it('lists the other members\' violations beside a list that is too long', async () => {
+      const body = reportFrom(sensorReportStub.minimal);
+      body.metadata.gateways = Array.from({ length: 101 }, () => ({}));
+      body.dev_id = '';
+
+      await expectRefused(
+        body,
+        failure('dev_id: This value should not be blank.', 'metadata.gateways: This collection should contain 100 elements or less.'),
+      );
+    });
+  });
+
+  it('lists the first 20 violations and counts the rest', async () => {
+    const body = reportFrom(sensorReportStub.minimal);
+    body.metadata.gateways = Array.from({ length: 30 }, () => ({ rssi: 'loud' }));
+
+    await expectRefused(
+      body,
+      failure(...Array.from({ length: 20 }, (_, index) => `metadata.gateways[${index}].rssi: This value should be of type integer.`), '… and 10 more.'),
+    );
+  });
+
   it('answers 406 for containers of the wrong type', async () => {
     await expectRefused(
       { dev_id: 'x', metadata: 'now', payload_fields: [] },
@@ -197,6 +270,20 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
         const response = await submit(testApp.app, body, { token: badToken, contentType }).expect(403);
         expect(response.body).toEqual(FORBIDDEN);
       }
+      expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+    });
+
+    it.each([
+      ['no token', undefined],
+      ['a malformed token', 'not-a-jwt'],
+    ])('answers 403 with %s to a body over the size limit, and 413 only to a valid token', async (_case, badToken) => {
+      const oversized = JSON.stringify({ ...reportFrom(sensorReportStub.minimal), padding: 'p'.repeat(70_000) });
+
+      const refused = await submit(testApp.app, oversized, { token: badToken }).expect(403);
+      const tooLarge = await submit(testApp.app, oversized, { token }).expect(413);
+
+      expect(refused.body).toEqual(FORBIDDEN);
+      expect(tooLarge.body).toEqual({ message: 'Request body is larger than the 64 KiB limit.' });
       expect(await storedRows(testApp.dataSource)).toHaveLength(0);
     });
 

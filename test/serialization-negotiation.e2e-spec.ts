@@ -34,11 +34,16 @@ const NEGOTIATION_CASES: ReadonlyArray<readonly [string, string | undefined, Res
   ['', undefined, 'hal_json'],
 ];
 
+// [query string, the format as the 406 names it]
 const UNKNOWN_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ['?_format=yaml', 'yaml'],
   ['?_format=', ''],
   ['?_format=JSON', 'JSON'],
-  ['?_format=json&_format=xml', 'json,xml'],
+  ['?_format=ya%0Aml', 'ya\\u000aml'],
+  ['?_format=json&_format=xml', '_format=json&_format=xml'],
+  ['?_format[a]=json', '_format[a]=json'],
+  ['?_format%5Ba%5D=json', '_format%5Ba%5D=json'],
+  ['?_format[]=xml&other=1', '_format[]=xml'],
 ];
 
 function expectFormat(body: string, format: ResponseFormat): void {
@@ -123,7 +128,7 @@ describe('Response format negotiation', () => {
       const response = await submit(query, 'application/json').expect(406);
 
       expect(JSON.parse(response.body)).toEqual({
-        message: `No route found for the specified format ${shown}.\nSupported formats: hal_json, json, xml.`,
+        message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
       });
       expect(await countRecords()).toBe(0);
     });
@@ -149,7 +154,7 @@ describe('Response format negotiation', () => {
       const response = await read(nid, query).expect(406);
 
       expect(JSON.parse(response.body)).toEqual({
-        message: `No route found for the specified format ${shown}.\nSupported formats: hal_json, json, xml.`,
+        message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
       });
       expect(await countRecords()).toBe(1);
     });

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
 
     expect(config.port).toBe(3000);
     expect(config.baseUrl).toBe('http://localhost:3000');
-    expect(config.database).toEqual({ type: 'sqlite', path: './data/sensor-records.sqlite', migrationsRun: true });
+    expect(config.database).toEqual({ type: 'sqlite', path: './data/sensor-records.sqlite', migrationsRun: true, requestTimeoutMs: 3000 });
     expect(config.siteTimezone).toBe('Pacific/Auckland');
     expect(config.tokens.accessTokenTtl).toBe(300);
     expect(config.tokens.refreshTokenTtl).toBe(1209600);
@@ -22,14 +22,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ BASE_URL: 'https://traps.example.org/' }).baseUrl).toBe('https://traps.example.org');
   });
 
-  it('reads a MySQL address and the migration switch', () => {
-    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test', DB_MIGRATIONS_RUN: 'false' });
+  it('reads a MySQL address, the migration switch and the database time of a request', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test', DB_MIGRATIONS_RUN: 'false', DB_REQUEST_TIMEOUT_MS: '1500' });
 
     expect(config.database).toEqual({
       type: 'mysql',
       url: 'mysql://root@127.0.0.1:3306/test',
       migrationsRun: false,
       poolSize: 10,
+      requestTimeoutMs: 1500,
     });
   });
 
@@ -49,6 +50,8 @@ describe('loadConfig', () => {
     ['BASE_URL', 'ftp://host', /BASE_URL/],
     ['PASSWORD_CHECKS_IN_FLIGHT', '0', /PASSWORD_CHECKS_IN_FLIGHT/],
     ['PASSWORD_CHECK_QUEUE', '-1', /PASSWORD_CHECK_QUEUE/],
+    ['DB_REQUEST_TIMEOUT_MS', '100', /DB_REQUEST_TIMEOUT_MS/],
+    ['DB_REQUEST_TIMEOUT_MS', '5s', /DB_REQUEST_TIMEOUT_MS/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);

@@ -4,9 +4,10 @@ import { EnvironmentVariables } from './environment-variables.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
+/** `requestTimeoutMs`: the longest one request waits for the database, all its waits together. */
 export type DatabaseConfig =
-  | { type: 'sqlite'; path: string; migrationsRun: boolean }
-  | { type: 'mysql'; url: string; migrationsRun: boolean; poolSize: number };
+  | { type: 'sqlite'; path: string; migrationsRun: boolean; requestTimeoutMs: number }
+  | { type: 'mysql'; url: string; migrationsRun: boolean; poolSize: number; requestTimeoutMs: number };
 
 export interface AppConfig {
   environment: 'development' | 'production' | 'test';
@@ -74,14 +75,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
   const url = vars.DATABASE_URL;
   if (url.startsWith('sqlite:')) {
-    return { type: 'sqlite', path: url.slice('sqlite:'.length), migrationsRun: vars.DB_MIGRATIONS_RUN };
+    return {
+      type: 'sqlite',
+      path: url.slice('sqlite:'.length),
+      migrationsRun: vars.DB_MIGRATIONS_RUN,
+      requestTimeoutMs: vars.DB_REQUEST_TIMEOUT_MS,
+    };
   }
   try {
     new URL(url);
   } catch {
     throw new ConfigError('Invalid configuration: DATABASE_URL is not a valid mysql:// address');
   }
-  return { type: 'mysql', url, migrationsRun: vars.DB_MIGRATIONS_RUN, poolSize: vars.DB_POOL_SIZE };
+  return {
+    type: 'mysql',
+    url,
+    migrationsRun: vars.DB_MIGRATIONS_RUN,
+    poolSize: vars.DB_POOL_SIZE,
+    requestTimeoutMs: vars.DB_REQUEST_TIMEOUT_MS,
+  };
 }
 
 /** Every broken rule of the first offending variable, with the value as it was given. */

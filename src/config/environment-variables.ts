@@ -50,6 +50,13 @@ export class EnvironmentVariables {
   @Max(10)
   DB_CONNECT_RETRIES: number = 5;
 
+  // A network server gives up after 5 s: the default leaves room for the rest of the request.
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(60000)
+  DB_REQUEST_TIMEOUT_MS: number = 3000;
+
   @Validate(IsTimeZoneName)
   SITE_TIMEZONE: string = 'Pacific/Auckland';
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions, LogLevel } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
+import { boundedMysql2 } from './bounded-mysql2.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -27,8 +28,10 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       type: 'better-sqlite3',
       database: database.path,
       enableWAL: database.path !== ':memory:',
+      // How long a statement waits for another process's write lock (better-sqlite3 blocks meanwhile);
+      // a transaction inside a request waits no longer than the request has left (run-in-transaction.ts).
+      timeout: database.requestTimeoutMs,
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
-        db.pragma('busy_timeout = 5000');
         db.pragma('foreign_keys = ON');
       },
     };
@@ -40,6 +43,8 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     poolSize: database.poolSize,
+    // Waits inside a request (for a pooled connection, for each statement) end at its deadline.
+    driver: boundedMysql2,
     extra: { connectTimeout: 5000, enableKeepAlive: true },
   };
 }

@@ -1,6 +1,21 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
+import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
+import { databaseTimeLeft } from './database-deadline.js';
 
 const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
+
+/**
+ * While a request waits for another process's write lock on the SQLite file, better-sqlite3 would
+ * block the whole process; it waits this long at a time instead, and between tries lets the process
+ * serve everyone else.
+ */
+const SQLITE_LOCK_WAIT_MS = 10;
+const SQLITE_LOCK_RETRY_MS = 25;
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
+}
 
 /**
  * Runs `work` in a transaction. TypeORM's SQLite drivers share one connection, so two concurrent
@@ -10,7 +25,37 @@ const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
 export function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'mysql') return dataSource.transaction(work);
   const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => dataSource.transaction(work));
+  const run = previous.catch(() => undefined).then(() => sqliteTransaction(dataSource, work));
   sqliteQueues.set(dataSource, run);
   return run;
+}
+
+/**
+ * Outside a database deadline (migrations, the CLI) a transaction waits for the file's write lock
+ * as long as the connection's busy timeout says. Inside one it tries in short waits until the
+ * deadline: a transaction that met the lock was rolled back whole, so running `work` again is safe.
+ */
+async function sqliteTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  if (databaseTimeLeft() === Infinity) return dataSource.transaction(work);
+  const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+  const usual = (dataSource.options as { timeout?: number }).timeout ?? 5000;
+  for (;;) {
+    const timeLeft = databaseTimeLeft();
+    if (timeLeft <= 0) throw new DatabaseTimeoutError('the database file');
+    connection.pragma(`busy_timeout = ${Math.ceil(Math.min(timeLeft, SQLITE_LOCK_WAIT_MS))}`);
+    try {
+      return await dataSource.transaction(work);
+    } catch (error) {
+      if (!isSqliteBusy(error) || databaseTimeLeft() <= SQLITE_LOCK_RETRY_MS) throw error;
+    } finally {
+      connection.pragma(`busy_timeout = ${usual}`);
+    }
+    await delay(SQLITE_LOCK_RETRY_MS);
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : driverError?.code;
+  return typeof found === 'string' && found.startsWith('SQLITE_BUSY');
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
+import { isDatabaseTimeout } from '../common/errors/database-unavailable.js';
+import { withDatabaseDeadline } from '../database/database-deadline.js';
 
 /**
  * Whether the database answers `SELECT 1` in time. Terminus' own TypeORM indicator probes for its
@@ -16,18 +18,15 @@ export class DatabaseHealthIndicator {
 
   async pingCheck(key: string, timeoutMs: number) {
     const indicator = this.indicators.check(key);
-    let timer: NodeJS.Timeout | undefined;
+    if (!this.dataSource.isInitialized) return indicator.down({ message: 'Not connected' });
     try {
-      if (!this.dataSource.isInitialized) return indicator.down({ message: 'Not connected' });
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`No answer within ${timeoutMs} ms`)), timeoutMs);
-      });
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      // The deadline ends the wait for a connection and the query itself; a connection stuck on the
+      // query is destroyed rather than handed out again.
+      await withDatabaseDeadline(Date.now() + timeoutMs, () => this.dataSource.query('SELECT 1'));
       return indicator.up();
     } catch (error) {
-      return indicator.down({ message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      clearTimeout(timer);
+      const timedOut = isDatabaseTimeout(error);
+      return indicator.down({ message: timedOut ? `No answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error) });
     }
   }
 }

@@ -37,6 +37,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly recordsUnconfirmed = new Counter({
+    name: 'sensor_records_unconfirmed_total',
+    help: 'Submissions answered 503 after their COMMIT was sent but not confirmed in time: each may be stored.',
+    registers: [this.registry],
+  });
+
   private readonly tokenGrants = new Counter({
     name: 'oauth_token_grants_total',
     help: 'Token endpoint answers, by grant type and outcome.',
@@ -72,6 +78,10 @@ export class MetricsService {
 
   recordCreated(event: string): void {
     this.recordsCreated.inc({ event });
+  }
+
+  recordUnconfirmed(): void {
+    this.recordsUnconfirmed.inc();
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

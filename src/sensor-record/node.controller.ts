@@ -1,9 +1,10 @@
-import { Controller, Get, Headers, HttpStatus, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpStatus, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
+import { type FormatParameter, FormatQuery } from '../serialization/format-parameter.js';
 import { SerializationService } from '../serialization/serialization.service.js';
 import { ReadSensorRecordDocs } from './sensor-record.api-docs.js';
 import { SensorRecordService } from './sensor-record.service.js';
@@ -25,7 +26,7 @@ export class NodeController {
   async show(
     @Param('nid') nidParameter: string,
     @CurrentUser() user: AuthenticatedUser,
-    @Query('_format') formatParameter: unknown,
+    @FormatQuery() formatParameter: FormatParameter,
     @Headers('accept') accept: string | undefined,
     @Req() request: Request,
     @Res() response: Response,

@@ -175,6 +175,6 @@ export function ReadSensorRecordDocs() {
     ApiResponse({ status: 200, description: 'The record, rendered as the POST answered it.', content: RECORD_RESPONSE_CONTENT }),
     ApiErrorResponse(403, 'No valid bearer token, or the record is another user\'s.', 'You are not authorized to view this node entity of bundle sensor_report.'),
     ApiErrorResponse(404, 'No record has this nid.', 'The "node" parameter was not converted for the path "/node/{node}" (route name: "rest.entity.node.GET")'),
-    ApiErrorResponse(406, 'Unknown `_format`.', 'No route found for the specified format yaml.\nSupported formats: hal_json, json, xml.'),
+    ApiErrorResponse(406, 'Unknown `_format`.', 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.'),
   );
 }

@@ -1,4 +1,4 @@
-import { Controller, Headers, Inject, Post, Query, Res } from '@nestjs/common';
+import { Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
@@ -6,6 +6,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import { addLogContext } from '../logging/log-context.js';
+import { type FormatParameter, FormatQuery } from '../serialization/format-parameter.js';
 import { SerializationService } from '../serialization/serialization.service.js';
 import { SensorReportDto } from './dto/sensor-report.dto.js';
 import { CreateSensorRecordDocs } from './sensor-record.api-docs.js';
@@ -31,7 +32,7 @@ export class SensorRecordController {
     @Submission(ParseSubmissionPipe, sensorReportValidationPipe) report: SensorReportDto,
     @SubmissionText() requestBody: string,
     @CurrentUser() user: AuthenticatedUser,
-    @Query('_format') formatParameter: unknown,
+    @FormatQuery() formatParameter: FormatParameter,
     @Headers('accept') accept: string | undefined,
     @Res() response: Response,
   ): Promise<void> {

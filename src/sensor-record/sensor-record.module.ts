@@ -1,5 +1,4 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { raw } from 'express';
 import { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
@@ -8,8 +7,9 @@ import { NodeController } from './node.controller.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordService } from './sensor-record.service.js';
 import { SensorReportWriter } from './sensor-report-writer.js';
+import { submissionBody } from './submission/submission-body.middleware.js';
 
-/** Submission bodies are read as bytes: content type and JSON syntax are checked after the bearer guard. */
+/** Submission bodies are read as bytes: size, content type and JSON syntax are checked after the bearer guard. */
 const SUBMISSION_BODY_LIMIT = '64kb';
 
 @Module({
@@ -26,7 +26,7 @@ const SUBMISSION_BODY_LIMIT = '64kb';
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
-      .apply(raw({ type: () => true, limit: SUBMISSION_BODY_LIMIT }))
+      .apply(submissionBody(SUBMISSION_BODY_LIMIT))
       .forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
   }
 }

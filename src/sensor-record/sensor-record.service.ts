@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -32,7 +33,10 @@ export class SensorRecordService {
       siteTimezone: this.config.siteTimezone,
       requestBody,
     });
-    const nid = await this.writer.write(row);
+    const nid = await this.writer.write(row).catch((error: unknown) => {
+      if (error instanceof CommitUnconfirmedError) this.metrics.recordUnconfirmed();
+      throw error;
+    });
     this.metrics.recordCreated(row.fieldEvent);
     const reference: UserReference = { uid: author.uid, uuid: author.uuid };
     return toSensorReportModel({ ...row, nid, vid: nid }, { owner: reference, revisionUser: reference, bundleUuid });

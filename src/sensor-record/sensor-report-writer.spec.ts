@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, TransactionCommitEvent } from 'typeorm';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { withDatabaseDeadline } from '../database/database-deadline.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
 import { sensorReportRowStub } from '../../test/fixtures/sensor-report-row.stub.js';
-import { SensorReportWriter } from './sensor-report-writer.js';
+import { MIN_TIME_FOR_COMMIT_MS, SensorReportWriter } from './sensor-report-writer.js';
 import type { NewSensorReportRow } from './sensor-report.row.js';
 
 const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReportRow => ({
@@ -21,6 +22,7 @@ describe(SensorReportWriter.name, () => {
   let commits: Array<{ visibleRows: number; resolvedWrites: number }>;
   let resolvedWrites: number;
   let failCommit: (() => Error) | undefined;
+  let rollbacks: number;
 
   const stored = async () =>
     (await dataSource.query('SELECT nid, vid, uuid, field_sequence AS sequence FROM sensor_report ORDER BY nid')) as Array<{
@@ -37,7 +39,7 @@ describe(SensorReportWriter.name, () => {
 
   beforeEach(async () => {
     // No query logging: the per-row fallback test fails a query on purpose.
-    const options = buildDataSourceOptions({ type: 'sqlite', path: ':memory:', migrationsRun: true });
+    const options = buildDataSourceOptions({ type: 'sqlite', path: ':memory:', migrationsRun: true, requestTimeoutMs: 3000 });
     dataSource = await initializeDataSource({ ...options, logging: false });
     // The user the rows name: sensor_report.uid and revision_uid must refer to one.
     await dataSource.query(
@@ -47,7 +49,9 @@ describe(SensorReportWriter.name, () => {
     commits = [];
     resolvedWrites = 0;
     failCommit = undefined;
+    rollbacks = 0;
     dataSource.subscribers.push({
+      afterTransactionRollback: () => void rollbacks++,
       beforeTransactionCommit: async (event: TransactionCommitEvent) => {
         const [{ count }] = (await event.queryRunner.query('SELECT COUNT(*) AS count FROM sensor_report')) as Array<{ count: number }>;
         commits.push({ visibleRows: count, resolvedWrites });
@@ -117,5 +121,31 @@ describe(SensorReportWriter.name, () => {
     const nid = await write(reportRow(2));
 
     expect(await stored()).toEqual([{ nid, vid: nid, uuid: expect.any(String), sequence: 2 }]);
+  });
+
+  describe('with a database deadline', () => {
+    it('refuses a row whose deadline passed before its turn, writing nothing', async () => {
+      const late = withDatabaseDeadline(Date.now() - 1, () => sut.write(reportRow(1)));
+
+      await expect(late).rejects.toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+      expect(commits).toEqual([]);
+      expect(rollbacks).toBe(0);
+      expect(await stored()).toEqual([]);
+    });
+
+    it('rolls the batch back instead of sending COMMIT with too little time left', async () => {
+      const hurried = withDatabaseDeadline(Date.now() + MIN_TIME_FOR_COMMIT_MS / 2, () => sut.write(reportRow(1)));
+
+      await expect(hurried).rejects.toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+      expect(commits).toEqual([]);
+      expect(rollbacks).toBe(1);
+      expect(await stored()).toEqual([]);
+    });
+
+    it('commits when enough time is left', async () => {
+      const nid = await withDatabaseDeadline(Date.now() + 60_000, () => sut.write(reportRow(1)));
+
+      expect(await stored()).toEqual([{ nid, vid: nid, uuid: expect.any(String), sequence: 1 }]);
+    });
   });
 });

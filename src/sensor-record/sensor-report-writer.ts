@@ -1,5 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
+import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
+import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
 import { SensorReportInsert } from './sensor-report-insert.js';
 import type { NewSensorReportRow } from './sensor-report.row.js';
@@ -17,8 +20,17 @@ export interface WriterLimits {
  */
 export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxBatchesInFlight: 2, maxRowsPerBatch: 64 };
 
+/**
+ * A COMMIT is sent only with at least this long left before the deadline (a healthy database
+ * commits in a few milliseconds); with less, the batch is rolled back and answered 503, so that a
+ * COMMIT whose answer comes too late stays the exception it has to be.
+ */
+export const MIN_TIME_FOR_COMMIT_MS = 100;
+
 interface PendingRow {
   row: NewSensorReportRow;
+  /** The caller's database deadline (epoch ms), Infinity when it has none. */
+  deadline: number;
   resolve: (nid: number) => void;
   reject: (error: unknown) => void;
 }
@@ -28,6 +40,10 @@ interface PendingRow {
  * queue up and are then written together, one multi-row INSERT in one transaction. That costs the
  * database about five statements per batch instead of four per row. Each caller gets its own row's
  * nid, and only after the COMMIT.
+ *
+ * A row keeps the database deadline of the request that wrote it: a row whose deadline passes while
+ * it queues is refused without being written, and a batch works to the earliest deadline among its
+ * rows, rolling back rather than committing when too little time is left.
  */
 export class SensorReportWriter {
   private readonly queue: PendingRow[] = [];
@@ -44,15 +60,17 @@ export class SensorReportWriter {
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
   write(row: NewSensorReportRow): Promise<number> {
+    const deadline = databaseDeadline() ?? Infinity;
     return new Promise<number>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
+      this.queue.push({ row, deadline, resolve, reject });
       this.startBatches();
     });
   }
 
   private startBatches(): void {
     while (this.batchesInFlight < this.limits.maxBatchesInFlight && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.limits.maxRowsPerBatch);
+      const batch = this.takeBatch();
+      if (batch.length === 0) continue;
       this.batchesInFlight++;
       void this.writeBatch(batch).finally(() => {
         this.batchesInFlight--;
@@ -61,33 +79,60 @@ export class SensorReportWriter {
     }
   }
 
+  /** The next rows to write; rows whose deadline passed while they queued are refused unwritten. */
+  private takeBatch(now = Date.now()): PendingRow[] {
+    const batch: PendingRow[] = [];
+    while (batch.length < this.limits.maxRowsPerBatch && this.queue.length > 0) {
+      const pending = this.queue.shift()!;
+      if (pending.deadline > now) batch.push(pending);
+      else pending.reject(new DatabaseTimeoutError('a turn to write the record'));
+    }
+    return batch;
+  }
+
   private async writeBatch(batch: PendingRow[]): Promise<void> {
     try {
-      const nids = await this.commit(batch.map((pending) => pending.row));
+      const nids = await this.commit(batch);
       batch.forEach((pending, index) => pending.resolve(nids[index]!));
     } catch (error) {
-      // An unavailable database would refuse each row again; one row's own fault must not fail the rest.
+      // An unavailable database would refuse each row again, and rows whose COMMIT went unconfirmed
+      // may be stored already; otherwise one row's own fault must not fail the rest.
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
         for (const pending of batch) pending.reject(error);
         return;
       }
       for (const pending of batch) {
-        await this.commit([pending.row]).then(([nid]) => pending.resolve(nid!), pending.reject);
+        await this.commit([pending]).then(([nid]) => pending.resolve(nid!), pending.reject);
       }
     }
   }
 
   /** Inserts the rows in one transaction; the nids, in the rows' order, once committed. */
-  private commit(rows: NewSensorReportRow[]): Promise<number[]> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      await manager.query(...this.insert.query(rows));
-      // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
-      // promise consecutive ids within one multi-row INSERT.
-      const nids = await nidsByUuid(manager, rows);
-      await setRevisionIds(manager, nids);
-      return nids;
-    });
+  private commit(batch: PendingRow[]): Promise<number[]> {
+    const rows = batch.map((pending) => pending.row);
+    const deadline = Math.min(...batch.map((pending) => pending.deadline));
+    const mysql = this.dataSource.options.type === 'mysql';
+    return withDatabaseDeadline(deadline, () =>
+      runInTransaction(this.dataSource, async (manager) => {
+        await manager.query(...this.insert.query(rows));
+        // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
+        // promise consecutive ids within one multi-row INSERT.
+        const nids = await nidsByUuid(manager, rows);
+        await setRevisionIds(manager, nids);
+        // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
+        if (databaseTimeLeft() < MIN_TIME_FOR_COMMIT_MS) throw new DatabaseTimeoutError('the COMMIT');
+        return nids;
+      }).catch((error: unknown) => {
+        // On MySQL the COMMIT went over the network and its answer never came: the rows may be stored.
+        // SQLite commits in-process; a failed COMMIT there leaves the transaction to be rolled back.
+        throw mysql && isFailedCommit(error) ? new CommitUnconfirmedError(error) : error;
+      }),
+    );
   }
+}
+
+function isFailedCommit(error: unknown): boolean {
+  return error instanceof QueryFailedError && error.query === 'COMMIT';
 }
 
 /** The nid of each row, found by its unique uuid inside the inserting transaction. */

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../common/errors/api-exception.js';
+import type { FormatParameter } from './format-parameter.js';
 import { DEFAULT_RESPONSE_FORMAT, isResponseFormat, RESPONSE_FORMATS, ResponseFormat } from './response-format.js';
 
 // A wildcard range picks what the service would answer for it: `*/*` and `application/*` the default,
@@ -20,16 +21,30 @@ interface MediaRange {
   position: number;
 }
 
-/** `_format` first (an unknown one answers 406, as Drupal's router does), then Accept, else hal_json. */
-export function negotiateFormat(formatParameter: unknown, acceptHeader: string | undefined): ResponseFormat {
-  if (formatParameter !== undefined) {
-    if (isResponseFormat(formatParameter)) return formatParameter;
-    throw new ApiException(
-      HttpStatus.NOT_ACCEPTABLE,
-      `No route found for the specified format ${describe(formatParameter)}.\nSupported formats: ${RESPONSE_FORMATS.join(', ')}.`,
-    );
+/**
+ * `_format` first (an unknown one answers 406, as Drupal's router does, and so does a `_format` that is
+ * not one plain value), then Accept, else hal_json.
+ */
+export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: string | undefined): ResponseFormat {
+  switch (formatParameter.kind) {
+    case 'absent':
+      return formatFromAccept(acceptHeader) ?? DEFAULT_RESPONSE_FORMAT;
+    case 'value':
+      if (isResponseFormat(formatParameter.value)) return formatParameter.value;
+      throw unknownFormat(formatParameter.value);
+    case 'malformed':
+      throw unknownFormat(formatParameter.given);
   }
-  return formatFromAccept(acceptHeader) ?? DEFAULT_RESPONSE_FORMAT;
+}
+
+/** One line: control characters in what the caller sent are shown escaped. */
+function unknownFormat(shown: string): ApiException {
+  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+  const oneLine = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return new ApiException(
+    HttpStatus.NOT_ACCEPTABLE,
+    `No route found for the specified format ${oneLine}. Supported formats: ${RESPONSE_FORMATS.join(', ')}.`,
+  );
 }
 
 /** The first known media range by quality, then by order of appearance; q=0 means "not this one". */
@@ -53,10 +68,4 @@ function parseMediaRange(text: string, position: number): MediaRange {
   // A malformed quality makes the range lose rather than win.
   const quality = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim()) || 0;
   return { type: type ?? '', quality: Math.min(quality, 1), position };
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((item) => describe(item)).join(',');
-  return JSON.stringify(value) ?? String(value);
 }

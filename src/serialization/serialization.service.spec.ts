@@ -3,7 +3,11 @@ import type { AppConfig } from '../config/app-config.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
 import { sensorReportModelStub } from '../../test/fixtures/sensor-report-model.stub.js';
+import type { FormatParameter } from './format-parameter.js';
 import { SerializationService } from './serialization.service.js';
+
+const ABSENT: FormatParameter = { kind: 'absent' };
+const given = (value: string): FormatParameter => ({ kind: 'value', value });
 
 const config = { baseUrl: 'https://sensors.example.org', siteTimezone: 'Pacific/Auckland' } as AppConfig;
 
@@ -20,7 +24,7 @@ describe(SerializationService.name, () => {
 
   describe('negotiate', () => {
     it.each(['json', 'hal_json', 'xml'] as const)('takes _format=%s over any Accept header', (format) => {
-      expect(sut.negotiate(format, 'application/json, application/xml, application/hal+json')).toBe(format);
+      expect(sut.negotiate(given(format), 'application/json, application/xml, application/hal+json')).toBe(format);
     });
 
     it.each([
@@ -47,20 +51,22 @@ describe(SerializationService.name, () => {
       ['application/json;q=0', 'hal_json'],
       ['', 'hal_json'],
     ])('picks from Accept %p: %s', (accept, format) => {
-      expect(sut.negotiate(undefined, accept)).toBe(format);
+      expect(sut.negotiate(ABSENT, accept)).toBe(format);
     });
 
     it('answers hal_json without _format or Accept', () => {
-      expect(sut.negotiate(undefined, undefined)).toBe('hal_json');
+      expect(sut.negotiate(ABSENT, undefined)).toBe('hal_json');
     });
 
     it.each([
-      ['yaml', 'yaml'],
-      ['', ''],
-      ['JSON', 'JSON'],
-      ['hal+json', 'hal+json'],
-      [['json', 'xml'], 'json,xml'],
-    ])('refuses _format=%p with 406 and Drupal\'s message', (format, shown) => {
+      [given('yaml'), 'yaml'],
+      [given(''), ''],
+      [given('JSON'), 'JSON'],
+      [given('hal+json'), 'hal+json'],
+      [given('ya\nml'), 'ya\\u000aml'],
+      [{ kind: 'malformed', given: '_format=json&_format=xml' } as const, '_format=json&_format=xml'],
+      [{ kind: 'malformed', given: '_format[a]=json' } as const, '_format[a]=json'],
+    ])('refuses _format %p with 406 and Drupal\'s message, on one line', (format, shown) => {
       let thrown: unknown;
       try {
         sut.negotiate(format, 'application/json');
@@ -71,7 +77,7 @@ describe(SerializationService.name, () => {
       expect(thrown).toBeInstanceOf(ApiException);
       expect((thrown as ApiException).getStatus()).toBe(HttpStatus.NOT_ACCEPTABLE);
       expect((thrown as ApiException).getResponse()).toEqual({
-        message: `No route found for the specified format ${shown}.\nSupported formats: hal_json, json, xml.`,
+        message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
       });
     });
   });

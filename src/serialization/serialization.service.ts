@@ -3,6 +3,7 @@ import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
 import { negotiateFormat } from './format-negotiation.js';
+import type { FormatParameter } from './format-parameter.js';
 import { normalizeHalJson } from './hal-json-normalizer.js';
 import { normalizeJson } from './json-normalizer.js';
 import { CONTENT_TYPES, ResponseFormat } from './response-format.js';
@@ -19,8 +20,8 @@ export interface RenderedRecord {
 export class SerializationService {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** `_format` query value first, then the Accept header, else hal_json; throws ApiException 406 for an unknown `_format`. */
-  negotiate(formatParameter: unknown, acceptHeader: string | undefined): ResponseFormat {
+  /** `_format` query value first, then the Accept header, else hal_json; throws ApiException 406 for an unknown or malformed `_format`. */
+  negotiate(formatParameter: FormatParameter, acceptHeader: string | undefined): ResponseFormat {
     return negotiateFormat(formatParameter, acceptHeader);
   }
 

@@ -11,13 +11,15 @@ export interface SubmitOptions {
   accept?: string;
 }
 
-/** POSTs a report (an object is sent as JSON text, a string as it is) as a device would. */
+/** POSTs a report (an object is sent as JSON text, a string or bytes as they are) as a device would. */
 export function submit(app: INestApplication, body: unknown, options: SubmitOptions = {}) {
   let call = request(app.getHttpServer()).post(options.format ? `${SENSOR_RECORD_URL}?_format=${options.format}` : SENSOR_RECORD_URL);
   if (options.token) call = call.set('Authorization', `Bearer ${options.token}`);
   if (options.contentType !== null) call = call.set('Content-Type', options.contentType ?? 'application/hal+json');
   if (options.accept) call = call.set('Accept', options.accept);
-  call = call.send(typeof body === 'string' ? body : JSON.stringify(body));
+  // superagent would serialise bytes sent as JSON into a JSON object of its own; they go as they are.
+  if (Buffer.isBuffer(body)) call = call.serialize((bytes) => bytes as string);
+  call = call.send(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
   // superagent labels a text body as a form unless told otherwise; `null` means "send no Content-Type".
   return options.contentType === null ? call.unset('Content-Type') : call;
 }

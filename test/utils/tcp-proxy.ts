@@ -1,13 +1,28 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
+/** One direction of a relayed connection: bytes held back while the proxy is stalled. */
+interface Pipe {
+  from: Socket;
+  to: Socket;
+  held: Buffer[];
+  ended: boolean;
+  /** This direction alone is held back (see holdAnswersAfter). */
+  holding: boolean;
+}
+
 /**
  * A TCP relay between the application and a database server that a test can cut (every open
- * connection dropped, new ones refused) and restore, without touching the shared server itself.
+ * connection dropped, new ones refused) or stall (bytes held back in both directions, sockets left
+ * open, as on a network that stops delivering), and then restore, without touching the shared
+ * server itself.
  */
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly pipes = new Set<Pipe>();
   private port = 0;
+  private stalled = false;
+  private holdAfter?: Buffer;
 
   constructor(
     private readonly targetHost: string,
@@ -32,25 +47,75 @@ export class TcpProxy {
     this.server = undefined;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    this.pipes.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Stops delivering bytes (and closes) either way; connections stay open and new ones are accepted. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /**
+   * Relays as usual until the application sends `marker` (e.g. `COMMIT`) on a connection: the
+   * server receives it, but its answers on that connection are held back, as when a network fails
+   * just after delivering a statement.
+   */
+  holdAnswersAfter(marker: string): void {
+    this.holdAfter = Buffer.from(marker);
+  }
+
+  /** Delivers what was held back, in order, and relays as usual again. */
+  resume(): void {
+    this.stalled = false;
+    this.holdAfter = undefined;
+    for (const pipe of this.pipes) {
+      pipe.holding = false;
+      this.flush(pipe);
+    }
+  }
+
   async stop(): Promise<void> {
+    this.resume();
     await this.cut();
   }
 
   private relay(client: Socket): void {
     const upstream = createConnection({ host: this.targetHost, port: this.targetPort });
+    const [request, answer] = [
+      { from: client, to: upstream, held: [], ended: false, holding: false },
+      { from: upstream, to: client, held: [], ended: false, holding: false },
+    ] as Pipe[];
+    const pipes = [request!, answer!];
+    for (const pipe of pipes) {
+      this.pipes.add(pipe);
+      pipe.from.on('data', (chunk: Buffer) => {
+        if (this.stalled || pipe.holding) pipe.held.push(chunk);
+        else pipe.to.write(chunk);
+        if (pipe === request && this.holdAfter && chunk.includes(this.holdAfter)) answer!.holding = true;
+      });
+      pipe.from.on('end', () => {
+        pipe.ended = true;
+        if (!this.stalled && !pipe.holding) this.flush(pipe);
+      });
+    }
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
       socket.on('error', () => undefined);
       socket.on('close', () => {
         this.sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
+        if (client.destroyed && upstream.destroyed) pipes.forEach((pipe) => this.pipes.delete(pipe));
+        // While stalled, a close reaches the other side only after the bytes held before it (see flush).
+        if (!this.stalled) {
+          client.destroy();
+          upstream.destroy();
+        }
       });
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+  }
+
+  private flush(pipe: Pipe): void {
+    for (const chunk of pipe.held.splice(0)) pipe.to.write(chunk);
+    if (pipe.ended || pipe.from.destroyed) pipe.to.end();
   }
 }

@@ -1,3 +1,6 @@
+import { CommitUnconfirmedError } from './commit-unconfirmed.error.js';
+import { DatabaseTimeoutError } from './database-timeout.error.js';
+
 /** Driver error codes that mean "the database cannot be reached or cannot take writes right now". */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -8,6 +11,8 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
+  DatabaseTimeoutError.code,
+  CommitUnconfirmedError.code,
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
@@ -50,6 +55,12 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   return isDatabaseUnavailable(candidate.driverError, depth + 1) || isDatabaseUnavailable(candidate.cause, depth + 1);
+}
+
+/** True when a wait for the database was given up at its deadline (a pooled connection, or a statement). */
+export function isDatabaseTimeout(error: unknown): boolean {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  return [code, driverError?.code].some((found) => found === DatabaseTimeoutError.code || found === 'PROTOCOL_SEQUENCE_TIMEOUT');
 }
 
 /** SQLite reports extended codes (`SQLITE_IOERR_WRITE`); the primary code is the first two words. */

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ApiException } from '../errors/api-exception.js';
+import { CommitUnconfirmedError } from '../errors/commit-unconfirmed.error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { allowedMethods } from '../http/allowed-methods.js';
 
@@ -51,7 +52,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (isDatabaseUnavailable(exception)) {
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,
-        body: { message: 'The database is temporarily unavailable; nothing was stored. Please retry.' },
+        body: {
+          message:
+            exception instanceof CommitUnconfirmedError
+              ? 'The database did not confirm the record in time: it may have been stored. A retry may store it twice.'
+              : 'The database is temporarily unavailable; nothing was stored. Please retry.',
+        },
         headers: { 'Retry-After': DATABASE_RETRY_AFTER },
       };
     }

@@ -3,11 +3,20 @@ import { ApiException } from '../../common/errors/api-exception.js';
 import { APP_CONFIG } from '../../config/app-config.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
-import { decodeBody, type RawSubmission } from './submission.decorators.js';
+import { exceedsNesting } from './nesting-depth.js';
+import type { RawSubmission } from './submission.decorators.js';
 
 const JSON_MEDIA_TYPES = new Set(['application/hal+json', 'application/json']);
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
 
-/** Content type, JSON syntax and the HAL type link, in Drupal's words (decisions §2, §6). */
+/**
+ * Containers inside containers a body may hold: the deepest legitimate member,
+ * `metadata.gateways[0].rssi[0].value`, is 6 deep. Deeper documents would reach class-transformer,
+ * which walks them recursively.
+ */
+export const MAX_NESTING_DEPTH = 16;
+
+/** Size, content type, character set, JSON syntax, nesting and the HAL type link, in Drupal's words where it has them. */
 @Injectable()
 export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<string, unknown>> {
   private readonly typeHref: string;
@@ -17,8 +26,14 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
   }
 
   transform(submission: RawSubmission): Record<string, unknown> {
+    if (submission.tooLarge) throw new ApiException(413, 'Request body is larger than the 64 KiB limit.');
     assertJsonContentType(submission.contentType);
-    const document = parseJson(decodeBody(submission.body));
+    // PHP's json_decode() message, as Drupal answers it.
+    if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');
+    const document = parseJson(submission.text);
+    if (exceedsNesting(document, MAX_NESTING_DEPTH)) {
+      throw new ApiException(422, `The request body is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
+    }
     if (!isPlainObject(document)) throw new ApiException(422, 'The request body must be a JSON object.');
     const href = typeLink(document);
     if (href !== undefined && href !== this.typeHref) {
@@ -31,8 +46,13 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
 
 function assertJsonContentType(header: string | undefined): void {
   if (!header?.trim()) throw new ApiException(415, 'No "Content-Type" request header specified');
-  const mediaType = header.split(';')[0].trim().toLowerCase();
-  if (!JSON_MEDIA_TYPES.has(mediaType)) throw new ApiException(415, `No route found that matches "Content-Type: ${header}"`);
+  const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
+  if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, `No route found that matches "Content-Type: ${header}"`);
+  const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
+  const name = charset?.slice(charset.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
+  if (name !== undefined && !UTF8_CHARSETS.has(name.toLowerCase())) {
+    throw new ApiException(415, `The request body must be UTF-8 JSON; charset "${name}" is not supported.`);
+  }
 }
 
 function parseJson(text: string): unknown {

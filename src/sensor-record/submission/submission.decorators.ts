@@ -1,13 +1,34 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { isSubmissionTooLarge } from './submission-body.middleware.js';
 
 export interface RawSubmission {
+  /** The body was over the size limit and was dropped unread. */
+  tooLarge: boolean;
   contentType: string | undefined;
-  /** The bytes the route's raw body parser read (undefined when the request had no body). */
-  body: Buffer | undefined;
+  /** The body as text, without a byte order mark; undefined when its bytes are not valid UTF-8. */
+  text: string | undefined;
 }
 
-const rawBody = (request: Request): Buffer | undefined => (Buffer.isBuffer(request.body) ? request.body : undefined);
+// JSON is UTF-8 (RFC 8259): a byte that does not decode is refused rather than replaced with U+FFFD.
+// The decoder drops a leading byte order mark.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const decoded = new WeakMap<Request, string | undefined>();
+
+/** The bytes the route's raw body parser read, decoded once per request however many parameters ask. */
+function submittedText(request: Request): string | undefined {
+  if (!decoded.has(request)) {
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    let text: string | undefined;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      text = undefined;
+    }
+    decoded.set(request, text);
+  }
+  return decoded.get(request);
+}
 
 /**
  * The submission as received, for pipes to parse and validate. Parameter decorators run after the
@@ -15,15 +36,10 @@ const rawBody = (request: Request): Buffer | undefined => (Buffer.isBuffer(reque
  */
 export const Submission = createParamDecorator((_data: unknown, context: ExecutionContext): RawSubmission => {
   const request = context.switchToHttp().getRequest<Request>();
-  return { contentType: request.headers['content-type'], body: rawBody(request) };
+  return { tooLarge: isSubmissionTooLarge(request), contentType: request.headers['content-type'], text: submittedText(request) };
 });
 
-/** The request body as text, kept with the record. */
-export const SubmissionText = createParamDecorator((_data: unknown, context: ExecutionContext): string =>
-  decodeBody(rawBody(context.switchToHttp().getRequest<Request>())),
+/** The request body as text, kept with the record (only read once the submission's pipes have accepted it). */
+export const SubmissionText = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): string => submittedText(context.switchToHttp().getRequest<Request>()) ?? '',
 );
-
-/** JSON is UTF-8 (RFC 8259); a byte order mark is tolerated. */
-export function decodeBody(body: Buffer | undefined): string {
-  return (body ?? Buffer.alloc(0)).toString('utf8').replace(/^\ufeff/, '');
-}

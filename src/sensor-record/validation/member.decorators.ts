@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { Expose, Transform, Type } from 'class-transformer';
+import { Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import { IsDefined, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
 import type { MemberRule } from './member-rules.js';
-import { unwrapMember } from './unwrap-member.js';
+import { isPlainObject, unwrapMember } from './unwrap-member.js';
 import { violationMessages as messages } from './violation-messages.js';
 
 interface MemberOptions {
@@ -19,13 +19,20 @@ const singleItem = ValidateBy(
 );
 
 /**
+ * Exposes a member that its own @Transform reads from the submitted object. class-transformer would
+ * first copy the submitted value, walking every list and object inside it, only for the transform to
+ * discard the copy: pointed at a key no submission uses, it copies nothing.
+ */
+const ReadByTransform = (): PropertyDecorator => (target, property) => Expose({ name: `\u0000${String(property)}` })(target, property);
+
+/**
  * A member the spec lets come as `[{"value": x}]`, `{"value": x}` or bare `x`: the one place those
  * shapes are unwrapped, before the rule coerces and checks the value.
  */
 export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): PropertyDecorator {
   const key = options.key ?? 'value';
   return applyDecorators(
-    Expose(),
+    ReadByTransform(),
     Transform(({ obj, key: property }) => {
       const value = unwrapMember((obj as Record<string, unknown>)[property], key);
       return value === undefined || value === null || Array.isArray(value) || !rule.coerce ? value : rule.coerce(value);
@@ -50,13 +57,28 @@ export function NestedObject(type: () => new () => object, options: Pick<MemberO
   );
 }
 
-/** An optional list whose items must be JSON objects, each validated as `type`. */
-export function NestedList(type: () => new () => object): PropertyDecorator {
+/**
+ * An optional list of at most `maxItems` items, each a JSON object validated as `type`. A longer list
+ * stands in as an empty list of its length: its items are neither converted nor validated, and only
+ * the length is reported. An item that is not an object (a list nested in the list included, which
+ * class-validator would otherwise walk into as more items) stands in as `null`, which it reports as
+ * not an object.
+ */
+export function NestedList(type: () => new () => object, maxItems: number): PropertyDecorator {
   return applyDecorators(
-    Expose(),
-    Type(type),
+    ReadByTransform(),
+    Transform(({ obj, key, options }) => {
+      const list = (obj as Record<string, unknown>)[key];
+      if (!Array.isArray(list)) return list;
+      if (list.length > maxItems) return new Array<unknown>(list.length);
+      return list.map((item: unknown) => (isPlainObject(item) ? plainToInstance(type(), item, options) : null));
+    }),
     IsOptional(),
     ValidateBy({ name: 'isArray', validator: { validate: (value: unknown) => Array.isArray(value) } }, { message: messages.type('array') }),
+    ValidateBy(
+      { name: 'maxItems', validator: { validate: (value: unknown) => (value as unknown[]).length <= maxItems } },
+      { message: messages.tooMany(maxItems) },
+    ),
     ValidateNested({ each: true, message: messages.type('object') }),
   );
 }

@@ -113,8 +113,27 @@ describe('sensorReportValidationPipe', () => {
   });
 
   it('ignores unknown members', async () => {
-    const report = (await validate({ ...valid(), extra: { nested: true }, __proto__: { polluted: 1 } })) as SensorReportDto;
+    const report = (await validate({ ...valid(), extra: { nested: true } })) as SensorReportDto;
 
     expect(report).not.toHaveProperty('extra');
+  });
+
+  it('takes nothing from "__proto__" or "constructor" members, which JSON.parse makes own properties', async () => {
+    // Parsed, not written as a literal: in an object literal `__proto__` would set the prototype instead.
+    const body = JSON.parse(
+      JSON.stringify(valid()).replace(
+        /^\{/,
+        '{"__proto__":{"polluted":1,"dev_id":"from-proto"},"constructor":{"prototype":{"polluted":1}},',
+      ).replace('"metadata":{', '"metadata":{"__proto__":{"gateways":[{"rssi":"x"}]},'),
+    );
+    expect(Object.hasOwn(body, '__proto__')).toBe(true);
+
+    const report = (await validate(body)) as SensorReportDto;
+
+    expect(Object.getPrototypeOf(report)).toBe(SensorReportDto.prototype);
+    expect(report.dev_id).toBe('trap-1');
+    expect(report.metadata.gateways).toBeUndefined();
+    expect((report as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -10,4 +10,5 @@ export const violationMessages = {
   type: (type: string) => `This value should be of type ${type}.`,
   range: (min: number, max: number) => `This value should be between ${min} and ${max}.`,
   tooLong: (limit: number) => `This value is too long. It should have ${limit} characters or less.`,
+  tooMany: (limit: number) => `This collection should contain ${limit} elements or less.`,
 } as const;

@@ -1,0 +1,121 @@
+import { EventEmitter } from 'node:events';
+import { boundPool, type PooledConnection } from './bounded-mysql2.js';
+import { withDatabaseDeadline } from './database-deadline.js';
+
+type Callback = (error: (Error & { code?: string }) | null, result?: unknown) => void;
+
+/** A mysql2 pool connection as the wrapper sees it: `query` records what it was asked and answers on demand. */
+class FakeConnection {
+  readonly asked: Array<{ sql: unknown; values: unknown; answer: Callback }> = [];
+  released = 0;
+  destroyed = 0;
+  readonly stream = Object.assign(new EventEmitter(), { destroyed: false, destroy: () => void (this.stream.destroyed = true) });
+
+  query(sql: unknown, values: unknown, answer?: unknown): void {
+    this.asked.push({ sql, values, answer: (typeof values === 'function' ? values : answer) as Callback });
+  }
+
+  release(): void {
+    this.released++;
+  }
+
+  destroy(): void {
+    this.destroyed++;
+  }
+}
+
+/** A pool that hands out connections only when the test says so. */
+class FakePool {
+  readonly waiting: Array<(error: Error | null, connection?: PooledConnection) => void> = [];
+
+  getConnection(callback: (error: Error | null, connection?: PooledConnection) => void): void {
+    this.waiting.push(callback);
+  }
+}
+
+const acquire = (pool: FakePool) =>
+  new Promise<{ error: Error | null; connection?: PooledConnection }>((resolve) => pool.getConnection((error, connection) => resolve({ error, connection })));
+
+const ask = (connection: PooledConnection, sql: string) =>
+  new Promise<{ error: (Error & { code?: string }) | null; result?: unknown }>((resolve) =>
+    connection.query(sql, [], (error: (Error & { code?: string }) | null, result?: unknown) => resolve({ error, result })),
+  );
+
+describe('boundPool', () => {
+  it('changes nothing outside a database deadline', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+    const answered = ask(handed!, 'SELECT 1');
+    connection.asked[0]!.answer(null, [{ 1: 1 }]);
+
+    expect(await answered).toEqual({ error: null, result: [{ 1: 1 }] });
+    expect(connection.asked[0]!.sql).toBe('SELECT 1');
+  });
+
+  it('gives up waiting for a pooled connection at the deadline, and hands one that comes later back to the pool', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+
+    const { error } = await withDatabaseDeadline(Date.now() + 20, () => acquire(pool));
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+
+    expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+    expect(connection.released).toBe(1);
+  });
+
+  it('asks the driver to end each statement by the deadline, and destroys a connection whose statement timed out', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const deadline = Date.now() + 60_000;
+
+    const { answered, sql } = await withDatabaseDeadline(deadline, async () => {
+      const acquired = acquire(pool);
+      pool.waiting[0]!(null, connection as unknown as PooledConnection);
+      const { connection: handed } = await acquired;
+      const pending = ask(handed!, 'COMMIT');
+      return { answered: pending, sql: connection.asked[0]!.sql as { sql: string; timeout: number } };
+    });
+    const timedOut = Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
+    connection.asked[0]!.answer(timedOut);
+
+    expect(sql.sql).toBe('COMMIT');
+    expect(sql.timeout).toBeGreaterThan(59_000);
+    expect(sql.timeout).toBeLessThanOrEqual(60_000);
+    expect((await answered).error).toBe(timedOut);
+    expect(connection.destroyed).toBe(1);
+    expect(connection.stream.destroyed).toBe(true);
+    expect(connection.released).toBe(0);
+  });
+
+  it('keeps a connection whose statement failed for another reason', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+
+    const answered = await withDatabaseDeadline(Date.now() + 60_000, async () => {
+      const acquired = acquire(pool);
+      pool.waiting[0]!(null, connection as unknown as PooledConnection);
+      return { pending: ask((await acquired).connection!, 'INSERT …') };
+    });
+    connection.asked[0]!.answer(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' }));
+
+    expect((await answered.pending).error).toMatchObject({ code: 'ER_DUP_ENTRY' });
+    expect(connection.destroyed).toBe(0);
+  });
+
+  it('refuses a statement at once when the deadline has passed', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+
+    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed!, 'SELECT 1'));
+
+    expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+    expect(connection.asked).toHaveLength(0);
+  });
+});

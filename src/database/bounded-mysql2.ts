@@ -1,0 +1,101 @@
+import mysql2 from 'mysql2';
+import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
+import { databaseTimeLeft } from './database-deadline.js';
+
+type QueryCallback = (error: (Error & { code?: string }) | null, ...results: unknown[]) => void;
+type ConnectionCallback = (error: Error | null, connection?: PooledConnection) => void;
+
+export interface PooledConnection {
+  query(sql: unknown, values?: unknown, callback?: unknown): unknown;
+  release(): void;
+  destroy(): void;
+  stream?: { destroy(): void };
+  [BOUNDED]?: true;
+}
+
+export interface Pool {
+  getConnection(callback: ConnectionCallback): void;
+}
+
+const BOUNDED = Symbol('bounded');
+
+/** mysql2's code for a query that outlived its `timeout`. */
+const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
+
+/**
+ * mysql2 as TypeORM's MySQL driver uses it, with every wait bounded by the database deadline of the
+ * caller's scope (`database-deadline.ts`): taking a connection from the pool (mysql2 queues callers
+ * without limit and has no acquire timeout) and each statement (mysql2's per-query `timeout`). A
+ * statement that timed out leaves its connection in the middle of a command the server may still
+ * answer, so that connection is destroyed, never returned to the pool; the server rolls back whatever
+ * transaction was open on it. Outside any scope nothing changes.
+ */
+export const boundedMysql2: typeof mysql2 = Object.create(mysql2, {
+  createPool: { value: (options: unknown) => boundPool((mysql2.createPool as (options: unknown) => unknown)(options) as Pool) },
+});
+
+/** Exported for its tests; the driver applies it to every pool it creates. */
+export function boundPool<T extends Pool>(pool: T): T {
+  const getConnection = pool.getConnection.bind(pool);
+  pool.getConnection = (callback) => {
+    const timeLeft = databaseTimeLeft();
+    if (timeLeft === Infinity) {
+      getConnection((error, connection) => callback(error, connection && boundConnection(connection)));
+      return;
+    }
+    if (timeLeft <= 0) {
+      process.nextTick(callback, new DatabaseTimeoutError('a pooled database connection'));
+      return;
+    }
+    let waiting = true;
+    const timer = setTimeout(() => {
+      waiting = false;
+      callback(new DatabaseTimeoutError('a pooled database connection'));
+    }, Math.ceil(timeLeft));
+    getConnection((error, connection) => {
+      if (!waiting) {
+        // It came too late for the caller who asked; the next one may use it.
+        connection?.release();
+        return;
+      }
+      waiting = false;
+      clearTimeout(timer);
+      callback(error, connection && boundConnection(connection));
+    });
+  };
+  return pool;
+}
+
+function boundConnection(connection: PooledConnection): PooledConnection {
+  if (connection[BOUNDED]) return connection;
+  connection[BOUNDED] = true;
+  const query = connection.query.bind(connection);
+  connection.query = (sql: unknown, values?: unknown, callback?: unknown) => {
+    const timeLeft = databaseTimeLeft();
+    const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
+    if (timeLeft === Infinity || !done || !isQueryText(sql)) return query(sql, values, callback);
+    if (timeLeft <= 0) {
+      process.nextTick(done, new DatabaseTimeoutError('a database statement'));
+      return undefined;
+    }
+    const options = typeof sql === 'string' ? { sql } : sql;
+    const bounded: QueryCallback = (error, ...results) => {
+      if (error?.code === STATEMENT_TIMEOUT) destroy(connection);
+      done(error, ...results);
+    };
+    const timed = { ...options, timeout: Math.ceil(timeLeft) };
+    return typeof values === 'function' ? query(timed, bounded) : query(timed, values, bounded);
+  };
+  return connection;
+}
+
+/** SQL text or a `{ sql, … }` options object: what TypeORM passes (not a prepared Query command). */
+function isQueryText(sql: unknown): sql is string | { sql: string } {
+  return typeof sql === 'string' || (typeof sql === 'object' && sql !== null && Object.getPrototypeOf(sql) === Object.prototype);
+}
+
+/** Out of the pool and off the wire at once: mysql2's own destroy() only half-closes the socket. */
+function destroy(connection: PooledConnection): void {
+  connection.destroy();
+  connection.stream?.destroy();
+}
