@@ -107,7 +107,7 @@ describe('Administration command line as a process', () => {
       const path = join(workdir.path, 'orphan.sqlite');
       // A database the first two migrations built, holding a record whose user is gone.
       const older = await initializeDataSource({
-        ...buildDataSourceOptions({ type: 'sqlite', path, migrationsRun: true }),
+        ...buildDataSourceOptions({ type: 'sqlite', path, migrationsRun: true, requestTimeoutMs: 3000 }),
         migrations: migrations.slice(0, 2),
         logger: quietDatabaseLogger,
       });

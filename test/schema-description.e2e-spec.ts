@@ -86,14 +86,14 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       // MariaDB's default collation, which the earlier migrations left on some tables.
       await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
       url.pathname = `/${name}`;
-      database = { type: 'mysql', url: url.toString(), migrationsRun: true, poolSize: 2 };
+      database = { type: 'mysql', url: url.toString(), migrationsRun: true, poolSize: 2, requestTimeoutMs: 3000 };
       dropScratch = async () => {
         await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
         await admin.end();
       };
     } else {
       const directory = scratchDirectory('sensor-records-schema-');
-      database = { type: 'sqlite', path: join(directory.path, 'schema.sqlite'), migrationsRun: true };
+      database = { type: 'sqlite', path: join(directory.path, 'schema.sqlite'), migrationsRun: true, requestTimeoutMs: 3000 };
       dropScratch = async () => directory.remove();
     }
   });

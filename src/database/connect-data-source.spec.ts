@@ -4,7 +4,7 @@ import type { DatabaseConfig } from '../config/app-config.js';
 import { connectWithRetries } from './connect-data-source.js';
 import { DatabaseConnectionError } from './connection-failure.js';
 
-const database: DatabaseConfig = { type: 'mysql', url: 'mysql://root@127.0.0.1:3306/records', migrationsRun: true, poolSize: 10 };
+const database: DatabaseConfig = { type: 'mysql', url: 'mysql://root@127.0.0.1:3306/records', migrationsRun: true, poolSize: 10, requestTimeoutMs: 3000 };
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
 const unknownDatabase = () => Object.assign(new Error("Unknown database 'records'"), { code: 'ER_BAD_DB_ERROR' });
 const connected = {} as DataSource;

@@ -1,7 +1,7 @@
 import type { DatabaseConfig } from '../config/app-config.js';
 import { DatabaseConnectionError, describeConnectionFailure } from './connection-failure.js';
 
-const mysql: DatabaseConfig = { type: 'mysql', url: 'mysql://sensor:secret@db.example:3307/records', migrationsRun: true, poolSize: 10 };
+const mysql: DatabaseConfig = { type: 'mysql', url: 'mysql://sensor:secret@db.example:3307/records', migrationsRun: true, poolSize: 10, requestTimeoutMs: 3000 };
 const driverError = (code: string, message = `${code} from the driver`) => Object.assign(new Error(message), { code });
 
 describe(describeConnectionFailure.name, () => {
@@ -49,6 +49,7 @@ describe(describeConnectionFailure.name, () => {
       type: 'sqlite',
       path: '/srv/records.sqlite',
       migrationsRun: true,
+      requestTimeoutMs: 3000,
     });
 
     expect(failure.message).toBe(
