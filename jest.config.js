@@ -7,8 +7,9 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
-  // Races between transactions cannot happen on SQLite, where transactions queue on one connection:
-  // suites named `*.mysql.e2e-spec.ts` test them and run only when DATABASE_URL names MySQL.
+  // Suites named `*.mysql.e2e-spec.ts` test what only a MySQL server does (races between transactions,
+  // which queue on SQLite's one connection; a server that stalls or goes away) and run only when
+  // DATABASE_URL names MySQL. A block of such tests inside another suite uses test/utils/engine.ts.
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.DATABASE_URL?.startsWith('mysql://') ? [] : ['\\.mysql\\.e2e-spec\\.ts$'])],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

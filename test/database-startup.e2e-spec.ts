@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { describeOn } from './utils/engine.js';
 import {
   assertBuilt,
   BUILT_CLI,
@@ -125,7 +126,7 @@ describe('Start-up when the database cannot be used', () => {
   );
 
   // These need a MySQL/MariaDB server to answer: they run in `npm run test:mysql`.
-  (onMysql ? describe : describe.skip)('on a MySQL server', () => {
+  describeOn('mysql', 'on a MySQL server', () => {
     it(
       'says how to create a database that does not exist',
       async () => {

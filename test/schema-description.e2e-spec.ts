@@ -7,6 +7,7 @@ import { quietDatabaseLogger } from '../src/database/database-logger.js';
 import { initializeDataSource } from '../src/database/initialize-data-source.js';
 import { migrations } from '../src/database/migrations/index.js';
 import { scratchDirectory } from './utils/built-process.js';
+import { describeOn } from './utils/engine.js';
 
 const testDatabaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:';
 const onMysql = testDatabaseUrl.startsWith('mysql://');
@@ -104,7 +105,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
     await dropScratch();
   });
 
-  (onMysql ? describe : describe.skip)('on MariaDB/MySQL', () => {
+  describeOn('mysql', 'on MariaDB/MySQL', () => {
     const schema = () => new URL((database as { url: string }).url).pathname.slice(1);
     const columns = async () =>
       (await dataSource!.query(
@@ -190,7 +191,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
     });
   });
 
-  (onMysql ? describe.skip : describe)('on SQLite', () => {
+  describeOn('sqlite', 'on SQLite', () => {
     const shape = async () => ({
       columns: await dataSource!.query('PRAGMA table_info(sensor_report)'),
       indexes: await Promise.all(
