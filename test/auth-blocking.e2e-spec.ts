@@ -2,7 +2,7 @@ import { TOKEN_STATE_CACHE_MS } from '../src/auth/bearer/token-state.service.js'
 import { ClientsService } from '../src/auth/clients/clients.service.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { runCommand } from '../src/cli/commands.js';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { FORBIDDEN_CREATE } from './fixtures/oauth-errors.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -31,7 +31,7 @@ describe('Blocking a user while its token is in use', () => {
 
   it('refuses the next submission once the cached state has aged, less than 5 seconds after the block', async () => {
     const caller = await ingestCaller(testApp.app);
-    const post = () => submit(testApp.app, reportFrom(sensorReportStub.trapSprung), { token: caller.accessToken, format: 'json' });
+    const post = () => submit(testApp.app, submissionFrom(submissionStub.trapSprung), { token: caller.accessToken, format: 'json' });
     await post().expect(201);
 
     await runCommand(['user:block', '--username', caller.username], {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { LOG_DESTINATION } from '../src/logging/logging.module.js';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -49,7 +49,7 @@ describe('Request logs', () => {
       .set('Authorization', `Bearer ${granted.body.access_token}`)
       .set('Content-Type', 'application/hal+json')
       .set('X-Request-Id', 'trap-42')
-      .send(JSON.stringify(sensorReportStub.complete))
+      .send(JSON.stringify(submissionStub.complete))
       .expect(201);
 
     const requestLines = lines().filter((line) => line.request_id === 'trap-42');
@@ -59,7 +59,7 @@ describe('Request logs', () => {
       req: { method: 'POST', path: RECORD_PATH },
       res: { status: 201 },
       route: RECORD_PATH,
-      dev_id: sensorReportStub.complete.dev_id,
+      dev_id: submissionStub.complete.dev_id,
       uid: user.uid,
     });
     expect(typeof requestLines[0].duration_ms).toBe('number');
@@ -94,7 +94,7 @@ async function exerciseEverySecret(testApp: TestApp): Promise<Record<string, str
   const token = () => request(server).post(TOKEN_PATH).type('form');
   const submit = (path: string, authorization?: string) => {
     const call = request(server).post(path).set('Content-Type', 'application/hal+json');
-    return (authorization ? call.set('Authorization', authorization) : call).send(JSON.stringify(sensorReportStub.complete));
+    return (authorization ? call.set('Authorization', authorization) : call).send(JSON.stringify(submissionStub.complete));
   };
   const form = { grant_type: 'password', username: user.username, password: user.password };
 

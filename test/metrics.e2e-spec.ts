@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -36,7 +36,7 @@ describe('Prometheus metrics', () => {
       .post('/api-sensor/iot/sensor-record')
       .set('Authorization', `Bearer ${caller.accessToken}`)
       .set('Content-Type', 'application/hal+json')
-      .send(JSON.stringify(sensorReportStub.trapSprung))
+      .send(JSON.stringify(submissionStub.trapSprung))
       .expect(201);
     await request(testApp.app.getHttpServer()).post('/api-sensor/oauth/token').type('form').send({ grant_type: 'magic' }).expect(400);
 

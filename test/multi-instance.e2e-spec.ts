@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -146,10 +146,10 @@ function refreshGrant(server: Server, client: { clientId: string; clientSecret: 
   });
 }
 
-function submit(server: Server, accessToken: string, devId = sensorReportStub.trapSprung.dev_id) {
+function submit(server: Server, accessToken: string, devId = submissionStub.trapSprung.dev_id) {
   return request(server)
     .post(`${RECORD_PATH}?_format=json`)
     .set('Authorization', `Bearer ${accessToken}`)
     .set('Content-Type', 'application/hal+json')
-    .send(JSON.stringify({ ...sensorReportStub.trapSprung, dev_id: devId }));
+    .send(JSON.stringify({ ...submissionStub.trapSprung, dev_id: devId }));
 }

@@ -1,11 +1,11 @@
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const SUBMISSIONS = 64;
 
-/** Concurrent submissions are written together (SensorReportWriter); each must still get its own row back. */
+/** Concurrent submissions are written together (SensorRecordWriter); each must still get its own row back. */
 describe('POST /api-sensor/iot/sensor-record from many devices at once', () => {
   let testApp: TestApp;
 
@@ -24,7 +24,7 @@ describe('POST /api-sensor/iot/sensor-record from many devices at once', () => {
   it('answers each submission with its own nid, whose stored row is that submission', async () => {
     const { accessToken } = await ingestCaller(testApp.app);
     const bodies = Array.from({ length: SUBMISSIONS }, (_, index) => {
-      const body = reportFrom(sensorReportStub.trapSprung);
+      const body = submissionFrom(submissionStub.trapSprung);
       body.dev_id = `device-${index}`;
       body.payload_fields.field_sequence = [{ value: index }];
       return body;

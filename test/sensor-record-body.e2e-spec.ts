@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { SENSOR_RECORD_URL, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -35,18 +35,18 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     it.each(['application/hal+json', 'application/json', 'application/json; charset=utf-8', 'Application/HAL+JSON;charset=UTF-8'])(
       'accepts %s',
       async (contentType) => {
-        await submit(testApp.app, reportFrom(sensorReportStub.minimal), { token, contentType }).expect(201);
+        await submit(testApp.app, submissionFrom(submissionStub.minimal), { token, contentType }).expect(201);
       },
     );
 
     it('answers 415 without one', async () => {
-      await expectAnswer(415, 'No "Content-Type" request header specified', reportFrom(sensorReportStub.minimal), null);
+      await expectAnswer(415, 'No "Content-Type" request header specified', submissionFrom(submissionStub.minimal), null);
     });
 
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json-patch+json'])(
       'answers 415 to %s',
       async (contentType) => {
-        await expectAnswer(415, `No route found that matches "Content-Type: ${contentType}"`, reportFrom(sensorReportStub.minimal), contentType);
+        await expectAnswer(415, `No route found that matches "Content-Type: ${contentType}"`, submissionFrom(submissionStub.minimal), contentType);
       },
     );
   });
@@ -61,15 +61,15 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     });
 
     it('reads a body that starts with a byte order mark', async () => {
-      await submit(testApp.app, `\ufeff${JSON.stringify(sensorReportStub.minimal)}`, { token }).expect(201);
+      await submit(testApp.app, `\ufeff${JSON.stringify(submissionStub.minimal)}`, { token }).expect(201);
     });
   });
 
   describe('character encoding', () => {
-    const minimalText = () => JSON.stringify(sensorReportStub.minimal);
+    const minimalText = () => JSON.stringify(submissionStub.minimal);
     /** The minimal report with `bytes` spliced into its dev_id, so only the encoding is wrong. */
     const withBytesInDevId = (bytes: number[]) => {
-      const [before, after] = minimalText().split(`"${sensorReportStub.minimal.dev_id}"`);
+      const [before, after] = minimalText().split(`"${submissionStub.minimal.dev_id}"`);
       return Buffer.concat([Buffer.from(`${before}"trap`), Buffer.from(bytes), Buffer.from(`"${after}`)]);
     };
 
@@ -116,7 +116,7 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       ['payload_fields.field_event', (body: Record<string, unknown>) => void ((body.payload_fields as Record<string, unknown>).field_event = nested(2000))],
       ['an unknown member', (body: Record<string, unknown>) => void (body.extra = nested(2000))],
     ])('answers 422 to 2,000 levels inside %s, storing nothing', async (_member, nest) => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       nest(body);
 
       await expectAnswer(422, 'The request body is nested deeper than 16 levels.', body);
@@ -124,10 +124,10 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
 
     it('accepts 16 levels and refuses 17', async () => {
       // The body is level 1 and `extra` holds the rest.
-      await submit(testApp.app, { ...reportFrom(sensorReportStub.minimal), extra: nested(15) }, { token }).expect(201);
+      await submit(testApp.app, { ...submissionFrom(submissionStub.minimal), extra: nested(15) }, { token }).expect(201);
       await testApp.reset();
 
-      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', { ...reportFrom(sensorReportStub.minimal), extra: nested(16) });
+      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', { ...submissionFrom(submissionStub.minimal), extra: nested(16) });
     });
 
     it('refuses deep nesting even when the top level is not an object', async () => {
@@ -137,7 +137,7 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
 
   describe('_links.type.href', () => {
     it('accepts the site type link', async () => {
-      await submit(testApp.app, { ...reportFrom(sensorReportStub.minimal), _links: { type: { href: typeHref } } }, { token }).expect(201);
+      await submit(testApp.app, { ...submissionFrom(submissionStub.minimal), _links: { type: { href: typeHref } } }, { token }).expect(201);
     });
 
     it.each([
@@ -150,13 +150,13 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       await expectAnswer(
         422,
         `Type ${href} does not correspond to an entity on this site.`,
-        { ...reportFrom(sensorReportStub.minimal), _links: { type: { href } } },
+        { ...submissionFrom(submissionStub.minimal), _links: { type: { href } } },
       );
     });
 
     it('names a type link that is not text as JSON', async () => {
       await expectAnswer(422, 'Type {"x":1} does not correspond to an entity on this site.', {
-        ...reportFrom(sensorReportStub.minimal),
+        ...submissionFrom(submissionStub.minimal),
         _links: { type: { href: { x: 1 } } },
       });
     });
@@ -170,7 +170,7 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
 
   describe('size', () => {
     it('answers 413 with a JSON message to a body over 64 KiB, and accepts one of exactly 64 KiB', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       const base = JSON.stringify({ ...body, padding: '' }).length;
       const exactly = JSON.stringify({ ...body, padding: 'p'.repeat(65536 - base) });
 

@@ -1,7 +1,7 @@
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { SensorRecordService } from '../src/sensor-record/sensor-record.service.js';
 import { SerializationService } from '../src/serialization/serialization.service.js';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -30,7 +30,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('stores the spec-shaped report and answers 201 with the record, its Location and the stored values', async () => {
-    const body = { _links: { type: { href: `${config.baseUrl}/rest/type/node/sensor_report` } }, ...reportFrom(sensorReportStub.trapSprung) };
+    const body = { _links: { type: { href: `${config.baseUrl}/rest/type/node/sensor_report` } }, ...submissionFrom(submissionStub.trapSprung) };
 
     const response = await post(body).expect(201);
 
@@ -112,16 +112,16 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('renders the stored record exactly as the POST answered it', async () => {
-    const response = await post(reportFrom(sensorReportStub.trapSprung), 'hal_json').expect(201);
+    const response = await post(submissionFrom(submissionStub.trapSprung), 'hal_json').expect(201);
 
-    const model = await testApp.app.get(SensorRecordService).findModel(response.body.nid[0].value);
+    const model = await testApp.app.get(SensorRecordService).findByNid(response.body.nid[0].value);
     const rendered = testApp.app.get(SerializationService).render(model!, 'hal_json');
     expect(rendered.body).toBe(response.text);
     expect(response.headers['content-type']).toBe('application/hal+json');
   });
 
   it('reads bare members, the field_rssi/field_snr spelling and numbers sent as strings', async () => {
-    const response = await post(reportFrom(sensorReportStub.bare)).expect(201);
+    const response = await post(submissionFrom(submissionStub.bare)).expect(201);
 
     expect(response.body).toMatchObject({
       field_sensor_id: [{ value: 'trap-17' }],
@@ -145,7 +145,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('reads members sent as single {value} objects', async () => {
-    const response = await post(reportFrom(sensorReportStub.objects)).expect(201);
+    const response = await post(submissionFrom(submissionStub.objects)).expect(201);
 
     expect(response.body).toMatchObject({
       title: [{ value: 'Sensor report: trap-18 (2021-07-01T12:00:00Z)' }],
@@ -159,7 +159,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('stores a bait-station level report', async () => {
-    const response = await post(reportFrom(sensorReportStub.baitLevel)).expect(201);
+    const response = await post(submissionFrom(submissionStub.baitLevel)).expect(201);
 
     expect(response.body).toMatchObject({
       field_event: [{ value: 'Baitlevel' }],
@@ -176,7 +176,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('fills the defaults: a heartbeat timeout of 86400 and empty optional fields', async () => {
-    const response = await post(reportFrom(sensorReportStub.minimal)).expect(201);
+    const response = await post(submissionFrom(submissionStub.minimal)).expect(201);
 
     expect(response.body).toMatchObject({
       field_timeout: [{ value: 86400 }],
@@ -200,7 +200,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('rounds decimals half away from zero on their digits', async () => {
-    const body = reportFrom(sensorReportStub.minimal);
+    const body = submissionFrom(submissionStub.minimal);
     Object.assign(body.payload_fields, { field_battery_voltage: 2.0005, field_data: '-2.0005' });
     body.metadata.gateways = [{ snr: '9999999.0004' }];
 
@@ -219,7 +219,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('ignores unknown members but keeps them in the stored body', async () => {
-    const body = { ...reportFrom(sensorReportStub.minimal), app_id: 'ttn-app', counter: 99, payload_raw: 'AQID' };
+    const body = { ...submissionFrom(submissionStub.minimal), app_id: 'ttn-app', counter: 99, payload_raw: 'AQID' };
     Object.assign(body.payload_fields, { field_unknown: [{ value: 'x' }], field_location: [{ lat: -41.3, lng: 174.8 }] });
 
     const response = await post(body).expect(201);
@@ -231,8 +231,8 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('stores identical submissions as separate records with one bundle UUID', async () => {
-    const first = await post(reportFrom(sensorReportStub.minimal)).expect(201);
-    const second = await post(reportFrom(sensorReportStub.minimal)).expect(201);
+    const first = await post(submissionFrom(submissionStub.minimal)).expect(201);
+    const second = await post(submissionFrom(submissionStub.minimal)).expect(201);
 
     expect(second.body.nid[0].value).not.toBe(first.body.nid[0].value);
     expect(second.body.uuid[0].value).not.toBe(first.body.uuid[0].value);
@@ -241,7 +241,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('stores concurrent submissions each in its own committed row', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, () => post(reportFrom(sensorReportStub.baitLevel))));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(submissionFrom(submissionStub.baitLevel))));
 
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
     const nids = responses.map((response) => response.body.nid[0].value as number);
@@ -252,8 +252,8 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('answers in the negotiated format: hal_json by default, xml on request', async () => {
-    const hal = await submit(testApp.app, reportFrom(sensorReportStub.minimal), { token: caller.accessToken }).expect(201);
-    const xml = await submit(testApp.app, reportFrom(sensorReportStub.minimal), { token: caller.accessToken, accept: 'application/xml' }).expect(201);
+    const hal = await submit(testApp.app, submissionFrom(submissionStub.minimal), { token: caller.accessToken }).expect(201);
+    const xml = await submit(testApp.app, submissionFrom(submissionStub.minimal), { token: caller.accessToken, accept: 'application/xml' }).expect(201);
 
     expect(hal.headers['content-type']).toBe('application/hal+json');
     expect(hal.body._links.type.href).toBe(`${config.baseUrl}/rest/type/node/sensor_report`);
@@ -262,7 +262,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('refuses an unknown _format with 406 and stores nothing', async () => {
-    const response = await post(reportFrom(sensorReportStub.minimal), 'yaml').expect(406);
+    const response = await post(submissionFrom(submissionStub.minimal), 'yaml').expect(406);
 
     expect(response.body).toEqual({ message: expect.stringContaining('No route found for the specified format yaml.') });
     expect(await storedRows(testApp.dataSource)).toHaveLength(0);

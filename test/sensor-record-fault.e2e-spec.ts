@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { SensorReportWriter } from '../src/sensor-record/sensor-report-writer.js';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { databaseOutage } from './utils/database-outage.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
@@ -16,7 +16,7 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
   let token: string;
   let writes = 0;
 
-  const post = () => submit(testApp.app, reportFrom(sensorReportStub.trapSprung), { token, format: 'json' });
+  const post = () => submit(testApp.app, submissionFrom(submissionStub.trapSprung), { token, format: 'json' });
 
   beforeAll(async () => {
     // TypeORM logs every failed query with its parameters; here they are the point of the test.
@@ -25,7 +25,7 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
     testApp = await createTestApp();
     await testApp.reset();
     token = (await ingestCaller(testApp.app)).accessToken;
-    const writer = testApp.app.get(SensorReportWriter);
+    const writer = testApp.app.get(SensorRecordWriter);
     const write = writer.write.bind(writer);
     jest.spyOn(writer, 'write').mockImplementation((row) => {
       writes++;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sensorReportStub, type SubmittedReport } from './fixtures/sensor-report.stub.js';
+import { submissionStub, type SubmissionBody } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -79,7 +79,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   value: memberValue,
 });
 
-function mutate(stub: SubmittedReport, mutations: Mutation[]): unknown {
+function mutate(stub: SubmissionBody, mutations: Mutation[]): unknown {
   const body = structuredClone(stub) as Record<string, unknown>;
   for (const { path, action, value } of mutations) {
     let parent: Record<string, unknown> = body;
@@ -101,7 +101,7 @@ function mutate(stub: SubmittedReport, mutations: Mutation[]): unknown {
 }
 
 const mutatedReport = fc
-  .tuple(fc.constantFrom(...Object.values(sensorReportStub)), fc.array(mutation, { maxLength: 4 }))
+  .tuple(fc.constantFrom(...Object.values(submissionStub)), fc.array(mutation, { maxLength: 4 }))
   .map(([stub, mutations]) => JSON.stringify(mutate(stub, mutations)));
 
 const submission = fc.record({
@@ -127,7 +127,7 @@ function nested(depth: number, shape: 'array' | 'object' | 'mixed'): unknown {
   return value;
 }
 
-const stubs = fc.constantFrom(...Object.values(sensorReportStub));
+const stubs = fc.constantFrom(...Object.values(submissionStub));
 
 /** Bodies built to break the pipeline rather than a rule: deep nesting, huge lists, bytes that are not UTF-8. */
 const hostileBody: fc.Arbitrary<string | Buffer> = fc.oneof(

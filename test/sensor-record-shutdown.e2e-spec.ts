@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { SENSOR_RECORD_URL } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -52,7 +52,7 @@ describe('Graceful shutdown', () => {
     const server = testApp.app.getHttpServer() as Server;
     const port = (server.address() as { port: number }).port;
 
-    const body = Buffer.from(JSON.stringify(sensorReportStub.trapSprung));
+    const body = Buffer.from(JSON.stringify(submissionStub.trapSprung));
     const agent = new Agent({ keepAlive: true });
     const received = new Promise<void>((resolve) => server.once('request', () => resolve()));
     const submission = httpRequest({
@@ -101,7 +101,7 @@ describe('Graceful shutdown', () => {
     const read = new Set<string>();
     server.prependListener('request', (request: IncomingMessage) => read.add(String(request.headers['x-test-id'])));
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-    const body = Buffer.from(JSON.stringify(sensorReportStub.trapSprung));
+    const body = Buffer.from(JSON.stringify(submissionStub.trapSprung));
 
     type Outcome = { id: string; status?: number; connection?: string; error?: string };
     const send = (id: string, method: 'GET' | 'POST') => {

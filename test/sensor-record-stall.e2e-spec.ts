@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { SensorReportWriter } from '../src/sensor-record/sensor-report-writer.js';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { createClient, createUser, ingestCaller, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { databaseOutage } from './utils/database-outage.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
@@ -41,7 +41,7 @@ describe('Requests while the database stalls', () => {
     testApp = await createTestApp();
     await testApp.reset();
     token = (await ingestCaller(testApp.app)).accessToken;
-    const writer = testApp.app.get(SensorReportWriter);
+    const writer = testApp.app.get(SensorRecordWriter);
     const write = writer.write.bind(writer);
     jest.spyOn(writer, 'write').mockImplementation((row) => {
       writes++;
@@ -59,7 +59,7 @@ describe('Requests while the database stalls', () => {
   const post = async (duringStall: () => boolean): Promise<Answer> => {
     const devId = `stall-${++sequence}`;
     const sentDuringStall = duringStall();
-    const response = await submit(testApp.app, { ...reportFrom(sensorReportStub.trapSprung), dev_id: devId }, { token, format: 'json' });
+    const response = await submit(testApp.app, { ...submissionFrom(submissionStub.trapSprung), dev_id: devId }, { token, format: 'json' });
     return {
       devId,
       duringStall: sentDuringStall,

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { reportFrom, sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -10,7 +10,7 @@ describe('POST /api-sensor/iot/sensor-record (device time)', () => {
   let token: string;
 
   const reportAt = (time: unknown) => {
-    const body = reportFrom(sensorReportStub.minimal);
+    const body = submissionFrom(submissionStub.minimal);
     body.metadata.time = time;
     return body;
   };
@@ -97,7 +97,7 @@ describe('POST /api-sensor/iot/sensor-record with SITE_TIMEZONE=America/New_York
     ['UTC', '2021-07-04T16:00:00Z', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
     ['Auckland time', '2021-07-05T04:00:00+12:00', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
   ])('reads %s, stores it in UTC and renders it in New York time, on the POST and on GET /node', async (_case, time, storedUtc, rendered) => {
-    const body = reportFrom(sensorReportStub.minimal);
+    const body = submissionFrom(submissionStub.minimal);
     body.metadata.time = time;
 
     const created = await submit(testApp.app, body, { token, format: 'json' }).expect(201);

@@ -1,4 +1,4 @@
-import { reportFrom, sensorReportStub, type SubmittedReport } from './fixtures/sensor-report.stub.js';
+import { submissionFrom, submissionStub, type SubmissionBody } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -7,8 +7,8 @@ const failure = (...lines: string[]) => ({ message: `Unprocessable Entity: valid
 const FORBIDDEN = { message: 'You are not authorized to create this node entity of bundle sensor_report.' };
 
 /** The minimal report with one payload member set (or removed, with `undefined`). */
-const withPayload = (member: string, value: unknown): SubmittedReport => {
-  const body = reportFrom(sensorReportStub.minimal);
+const withPayload = (member: string, value: unknown): SubmissionBody => {
+  const body = submissionFrom(submissionStub.minimal);
   if (value === undefined) delete body.payload_fields[member];
   else body.payload_fields[member] = value;
   return body;
@@ -39,21 +39,21 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
 
   describe('required members', () => {
     it.each([
-      ['dev_id', (body: SubmittedReport) => delete body.dev_id],
-      ['metadata', (body: SubmittedReport) => delete (body as Partial<SubmittedReport>).metadata],
-      ['metadata.time', (body: SubmittedReport) => delete body.metadata.time],
-      ['payload_fields', (body: SubmittedReport) => delete (body as Partial<SubmittedReport>).payload_fields],
-      ['payload_fields.type', (body: SubmittedReport) => delete body.payload_fields.type],
-      ['payload_fields.field_event', (body: SubmittedReport) => delete body.payload_fields.field_event],
+      ['dev_id', (body: SubmissionBody) => delete body.dev_id],
+      ['metadata', (body: SubmissionBody) => delete (body as Partial<SubmissionBody>).metadata],
+      ['metadata.time', (body: SubmissionBody) => delete body.metadata.time],
+      ['payload_fields', (body: SubmissionBody) => delete (body as Partial<SubmissionBody>).payload_fields],
+      ['payload_fields.type', (body: SubmissionBody) => delete body.payload_fields.type],
+      ['payload_fields.field_event', (body: SubmissionBody) => delete body.payload_fields.field_event],
     ])('answers 406 naming %s when it is missing', async (path, remove) => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       remove(body);
 
       await expectRefused(body, failure(`${path}: This value should not be null.`));
     });
 
     it('treats null, an empty list and a null value as missing', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.dev_id = null;
       body.metadata.time = [];
       body.payload_fields.field_event = [{ value: null }];
@@ -111,11 +111,11 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       ['This value should not contain control characters.', 'dev\ud800id'],
       ['This value should be of type string.', 1234],
     ])('refuses dev_id: %s', async (reason, devId) => {
-      await expectRefused({ ...reportFrom(sensorReportStub.minimal), dev_id: devId }, failure(`dev_id: ${reason}`));
+      await expectRefused({ ...submissionFrom(submissionStub.minimal), dev_id: devId }, failure(`dev_id: ${reason}`));
     });
 
     it('accepts the limits of each range', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       Object.assign(body.payload_fields, {
         field_sequence: 2147483647,
         field_counter: '0',
@@ -153,7 +153,7 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
     });
 
     it('names gateway members by the spelling and position submitted', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = [{ rssi: 2147483648, snr: 'loud' }, { field_rssi: 'weak', field_snr: [] }, 'gw-3'];
 
       await expectRefused(
@@ -204,14 +204,14 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       ['a list of lists', [[[{ rssi: 'loud' }]]]],
       ['null', [null]],
     ])('answers 406 to a gateway that is %s instead of an object', async (_case, gateways) => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = gateways;
 
       await expectRefused(body, failure('metadata.gateways[0]: This value should be of type object.'));
     });
 
     it('accepts 100 gateways and stores the first', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = Array.from({ length: 100 }, (_, index) => ({ rssi: -index, snr: index }));
 
       const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
@@ -220,14 +220,14 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
     });
 
     it.each([101, 10_000])('answers 406 to %i gateways, naming the list alone', async (count) => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = Array.from({ length: count }, () => ({}));
 
       await expectRefused(body, failure('metadata.gateways: This collection should contain 100 elements or less.'));
     });
 
     it('lists the other members\' violations beside a list that is too long', async () => {
-      const body = reportFrom(sensorReportStub.minimal);
+      const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = Array.from({ length: 101 }, () => ({}));
       body.dev_id = '';
 
@@ -239,7 +239,7 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
   });
 
   it('lists the first 20 violations and counts the rest', async () => {
-    const body = reportFrom(sensorReportStub.minimal);
+    const body = submissionFrom(submissionStub.minimal);
     body.metadata.gateways = Array.from({ length: 30 }, () => ({ rssi: 'loud' }));
 
     await expectRefused(
@@ -263,9 +263,9 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       for (const [body, contentType] of [
         [{ dev_id: '' }, 'application/hal+json'],
         ['{not json', 'application/hal+json'],
-        [{ ...reportFrom(sensorReportStub.minimal), _links: { type: { href: 'http://elsewhere/x' } } }, 'application/hal+json'],
-        [reportFrom(sensorReportStub.minimal), 'text/plain'],
-        [reportFrom(sensorReportStub.minimal), 'application/hal+json'],
+        [{ ...submissionFrom(submissionStub.minimal), _links: { type: { href: 'http://elsewhere/x' } } }, 'application/hal+json'],
+        [submissionFrom(submissionStub.minimal), 'text/plain'],
+        [submissionFrom(submissionStub.minimal), 'application/hal+json'],
       ] as const) {
         const response = await submit(testApp.app, body, { token: badToken, contentType }).expect(403);
         expect(response.body).toEqual(FORBIDDEN);
@@ -277,7 +277,7 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       ['no token', undefined],
       ['a malformed token', 'not-a-jwt'],
     ])('answers 403 with %s to a body over the size limit, and 413 only to a valid token', async (_case, badToken) => {
-      const oversized = JSON.stringify({ ...reportFrom(sensorReportStub.minimal), padding: 'p'.repeat(70_000) });
+      const oversized = JSON.stringify({ ...submissionFrom(submissionStub.minimal), padding: 'p'.repeat(70_000) });
 
       const refused = await submit(testApp.app, oversized, { token: badToken }).expect(403);
       const tooLarge = await submit(testApp.app, oversized, { token }).expect(413);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { SensorRecordService } from '../src/sensor-record/sensor-record.service.js';
 import type { ResponseFormat } from '../src/serialization/response-format.js';
 import { SerializationService } from '../src/serialization/serialization.service.js';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { asText } from './utils/raw-response.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
@@ -64,7 +64,7 @@ describe('Response format negotiation', () => {
     Number((await testApp.dataSource.query('SELECT COUNT(*) AS count FROM sensor_report'))[0].count);
   /** The stored record as the service renders it, to hold an answer against. */
   const storedRendering = async (nid: number, format: ResponseFormat) => {
-    const record = await testApp.app.get(SensorRecordService).findModel(nid);
+    const record = await testApp.app.get(SensorRecordService).findByNid(nid);
     expect(record).not.toBeNull();
     return testApp.app.get(SerializationService).render(record!, format).body;
   };
@@ -74,7 +74,7 @@ describe('Response format negotiation', () => {
       .set('Authorization', `Bearer ${accessToken}`)
       .set('Content-Type', 'application/hal+json');
     if (accept !== undefined) call.set('Accept', accept);
-    return asText(call).send(JSON.stringify(sensorReportStub.complete));
+    return asText(call).send(JSON.stringify(submissionStub.complete));
   };
   const read = (nid: number, query: string, accept?: string) => {
     const call = request(testApp.app.getHttpServer()).get(`/node/${nid}${query}`).set('Authorization', `Bearer ${accessToken}`);
@@ -114,7 +114,7 @@ describe('Response format negotiation', () => {
           .set('Authorization', `Bearer ${accessToken}`)
           .set('Content-Type', 'application/json'),
       )
-        .send(JSON.stringify({ ...sensorReportStub.complete, dev_id: hostile }))
+        .send(JSON.stringify({ ...submissionStub.complete, dev_id: hostile }))
         .expect(201);
 
       expect(XMLValidator.validate(response.body)).toBe(true);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { type BuiltService, buildService } from './utils/built-service.js';
 import { SENSOR_RECORD_URL } from './utils/sensor-record-api.js';
@@ -69,7 +69,7 @@ describe('SIGTERM to the running service', () => {
 
   it('finishes the submissions it has read, stops listening, and exits 0', async () => {
     const { accessToken } = await ingestCaller(helper.app);
-    const body = Buffer.from(JSON.stringify(sensorReportStub.trapSprung));
+    const body = Buffer.from(JSON.stringify(submissionStub.trapSprung));
     const submissions = Array.from({ length: 4 }, () => {
       const call = httpRequest({
         host: '127.0.0.1',

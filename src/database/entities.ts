@@ -1,5 +1,5 @@
 import { authEntities } from '../auth/auth.entities.js';
-import { SensorReportEntity } from '../sensor-record/sensor-report.entity.js';
+import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 
 /** Every TypeORM entity of the service, listed explicitly (ES modules rule out glob loading). */
-export const entities: Array<new () => object> = [...authEntities, SensorReportEntity];
+export const entities: Array<new () => object> = [...authEntities, SensorRecordEntity];

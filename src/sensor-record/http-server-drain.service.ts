@@ -15,7 +15,7 @@ const IDLE_SWEEP_MS = 100;
  * whether its request was read). Connections with no request in progress are closed as they go idle.
  */
 @Injectable()
-export class HttpServerDrain implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class HttpServerDrainService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private draining = false;
   private readonly inProgress = new Set<ServerResponse>();
 

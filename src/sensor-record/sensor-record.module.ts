@@ -2,11 +2,10 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
-import { HttpServerDrain } from './http-server-drain.service.js';
-import { NodeController } from './node.controller.js';
+import { HttpServerDrainService } from './http-server-drain.service.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordService } from './sensor-record.service.js';
-import { SensorReportWriter } from './sensor-report-writer.js';
+import { SensorRecordWriter } from './sensor-record-writer.js';
 import { submissionBody } from './submission/submission-body.middleware.js';
 
 /** Submission bodies are read as bytes: size, content type and JSON syntax are checked after the bearer guard. */
@@ -14,12 +13,12 @@ const SUBMISSION_BODY_LIMIT = '64kb';
 
 @Module({
   imports: [AuthModule, SerializationModule],
-  controllers: [SensorRecordController, NodeController],
+  controllers: [SensorRecordController],
   providers: [
     SensorRecordService,
-    HttpServerDrain,
+    HttpServerDrainService,
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
-    { provide: SensorReportWriter, useFactory: (dataSource: DataSource) => new SensorReportWriter(dataSource), inject: [DataSource] },
+    { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],
   exports: [SensorRecordService],
 })

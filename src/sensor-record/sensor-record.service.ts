@@ -6,28 +6,28 @@ import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { SensorReportDto } from './dto/sensor-report.dto.js';
-import { SensorReportEntity } from './sensor-report.entity.js';
-import { toSensorReportModel } from './sensor-report.mapper.js';
-import type { SensorReportModel, UserReference } from './sensor-report.model.js';
-import { SensorReportWriter } from './sensor-report-writer.js';
-import { newSensorReportRow } from './sensor-report.row.js';
+import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
+import { SensorRecordEntity } from './sensor-record.entity.js';
+import { toSensorRecordModel } from './sensor-record.mapper.js';
+import type { SensorRecordModel, UserReference } from './sensor-record.model.js';
+import { SensorRecordWriter } from './sensor-record-writer.js';
+import { newSensorRecordRow } from './new-sensor-record.row.js';
 
 @Injectable()
 export class SensorRecordService {
-  private bundleUuid?: string;
+  private cachedBundleUuid?: string;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
-    private readonly writer: SensorReportWriter,
+    private readonly writer: SensorRecordWriter,
   ) {}
 
-  /** Stores a validated report; resolves only once the row is committed. */
-  async create(report: SensorReportDto, author: AuthenticatedUser, requestBody: string): Promise<SensorReportModel> {
-    const bundleUuid = await this.sensorReportBundleUuid();
-    const row = newSensorReportRow(report, {
+  /** Stores a validated submission as a new sensor record; resolves only once the row is committed. */
+  async create(submission: CreateSensorRecordDto, author: AuthenticatedUser, requestBody: string): Promise<SensorRecordModel> {
+    const bundleUuid = await this.bundleUuid();
+    const row = newSensorRecordRow(submission, {
       uid: author.uid,
       now: new Date(),
       siteTimezone: this.config.siteTimezone,
@@ -39,30 +39,30 @@ export class SensorRecordService {
     });
     this.metrics.recordCreated(row.fieldEvent);
     const reference: UserReference = { uid: author.uid, uuid: author.uuid };
-    return toSensorReportModel({ ...row, nid, vid: nid }, { owner: reference, revisionUser: reference, bundleUuid });
+    return toSensorRecordModel({ ...row, nid, vid: nid }, { owner: reference, revisionUser: reference, bundleUuid });
   }
 
-  async findModel(nid: number): Promise<SensorReportModel | null> {
-    const row = await this.dataSource.getRepository(SensorReportEntity).findOneBy({ nid });
+  async findByNid(nid: number): Promise<SensorRecordModel | null> {
+    const row = await this.dataSource.getRepository(SensorRecordEntity).findOneBy({ nid });
     if (!row) return null;
     const users = await this.dataSource
       .getRepository(UserEntity)
       .find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
     const reference = (uid: number): UserReference => {
       const user = users.find((candidate) => candidate.uid === uid);
-      if (!user) throw new Error(`Sensor report ${nid} refers to missing user ${uid}`);
+      if (!user) throw new Error(`Sensor record ${nid} refers to missing user ${uid}`);
       return { uid, uuid: user.uuid };
     };
-    return toSensorReportModel(row, {
+    return toSensorRecordModel(row, {
       owner: reference(row.uid),
       revisionUser: reference(row.revisionUid),
-      bundleUuid: await this.sensorReportBundleUuid(),
+      bundleUuid: await this.bundleUuid(),
     });
   }
 
   /** Seeded once per installation by the migration; it never changes, so it is read once. */
-  private async sensorReportBundleUuid(): Promise<string> {
-    this.bundleUuid ??= await this.dataSource
+  private async bundleUuid(): Promise<string> {
+    this.cachedBundleUuid ??= await this.dataSource
       .createQueryBuilder()
       .select('node_type.uuid', 'uuid')
       .from('node_type', 'node_type')
@@ -72,6 +72,6 @@ export class SensorRecordService {
         if (!found) throw new Error('The sensor_report node type is missing; run the migrations');
         return found.uuid;
       });
-    return this.bundleUuid;
+    return this.cachedBundleUuid;
   }
 }

@@ -1,4 +1,4 @@
-import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
+import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
 import { normalizeJson } from './json-normalizer.js';
 import type { NormalizedItem, NormalizedObject, NormalizedValue } from './normalized-value.js';
 
@@ -10,7 +10,7 @@ const UNTRANSLATABLE_FIELDS = new Set(['nid', 'uuid', 'vid', 'type', 'revision_t
  * `_links` and `_embedded` (which lands where the first reference stood), `lang` on the items of
  * translatable fields, empty fields left out.
  */
-export function normalizeHalJson(record: SensorReportModel, baseUrl: string, siteTimezone: string): NormalizedObject {
+export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, siteTimezone: string): NormalizedObject {
   const lang = record.langcode;
   const links: NormalizedObject = {
     self: { href: `${baseUrl}/node/${record.nid}?_format=hal_json` },

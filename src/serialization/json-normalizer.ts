@@ -1,9 +1,9 @@
-import type { SensorReportModel, UserReference } from '../sensor-record/sensor-report.model.js';
+import type { SensorRecordModel, UserReference } from '../sensor-record/sensor-record.model.js';
 import type { NormalizedItem, NormalizedRecord } from './normalized-value.js';
 import { formatSiteDate, formatUtcTimestamp, TIMESTAMP_FORMAT } from './timestamp-format.js';
 
 /** The record as Drupal's json format shows a node: every field, in the spec's order, as a list of items. */
-export function normalizeJson(record: SensorReportModel, siteTimezone: string): NormalizedRecord {
+export function normalizeJson(record: SensorRecordModel, siteTimezone: string): NormalizedRecord {
   const fields = record.fields;
   return {
     nid: [{ value: record.nid }],

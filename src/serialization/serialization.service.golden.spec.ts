@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../config/app-config.js';
-import { sensorReportModelStub } from '../../test/fixtures/sensor-report-model.stub.js';
+import { sensorRecordModelStub } from '../../test/fixtures/sensor-record-model.stub.js';
 import { SerializationService } from './serialization.service.js';
 import type { ResponseFormat } from './response-format.js';
 
@@ -19,7 +19,7 @@ describe(`${SerializationService.name} golden files`, () => {
   const sut = new SerializationService(config);
 
   it.each(cases)('renders the %s record as %s byte for byte like test/golden/%s', (stub, format, file) => {
-    const { body } = sut.render(sensorReportModelStub[stub], format);
+    const { body } = sut.render(sensorRecordModelStub[stub], format);
 
     expect(Buffer.from(body, 'utf8').equals(golden(file))).toBe(true);
     expect(body).toBe(golden(file).toString('utf8'));

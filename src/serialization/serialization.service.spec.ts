@@ -1,8 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { ApiException } from '../common/errors/api-exception.js';
-import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
-import { sensorReportModelStub } from '../../test/fixtures/sensor-report-model.stub.js';
+import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
+import { sensorRecordModelStub } from '../../test/fixtures/sensor-record-model.stub.js';
 import type { FormatParameter } from './format-parameter.js';
 import { SerializationService } from './serialization.service.js';
 
@@ -11,7 +11,7 @@ const given = (value: string): FormatParameter => ({ kind: 'value', value });
 
 const config = { baseUrl: 'https://sensors.example.org', siteTimezone: 'Pacific/Auckland' } as AppConfig;
 
-function withFields(changes: Partial<SensorReportModel['fields']>, record: SensorReportModel = sensorReportModelStub.full): SensorReportModel {
+function withFields(changes: Partial<SensorRecordModel['fields']>, record: SensorRecordModel = sensorRecordModelStub.full): SensorRecordModel {
   return { ...record, fields: { ...record.fields, ...changes } };
 }
 
@@ -88,13 +88,13 @@ describe(SerializationService.name, () => {
       ['hal_json', 'application/hal+json'],
       ['xml', 'text/xml; charset=UTF-8'],
     ] as const)('gives %s the content type %s', (format, contentType) => {
-      expect(sut.render(sensorReportModelStub.minimal, format).contentType).toBe(contentType);
+      expect(sut.render(sensorRecordModelStub.minimal, format).contentType).toBe(contentType);
     });
 
     it('writes a UTC site time zone as +00:00, never Z', () => {
       sut = new SerializationService({ ...config, siteTimezone: 'UTC' });
 
-      const body = JSON.parse(sut.render(sensorReportModelStub.full, 'json').body);
+      const body = JSON.parse(sut.render(sensorRecordModelStub.full, 'json').body);
 
       expect(body.field_date).toEqual([{ value: '2020-07-21T18:11:11+00:00' }]);
       expect(body.created).toEqual([{ value: '2026-11-21T04:35:00+00:00', format: 'Y-m-d\\TH:i:sP' }]);
@@ -109,7 +109,7 @@ describe(SerializationService.name, () => {
     });
 
     it('writes the format member as the 13 characters Y-m-d\\TH:i:sP', () => {
-      const body = JSON.parse(sut.render(sensorReportModelStub.full, 'json').body);
+      const body = JSON.parse(sut.render(sensorRecordModelStub.full, 'json').body);
 
       expect(body.revision_timestamp[0].format).toHaveLength(13);
     });
@@ -123,7 +123,7 @@ describe(SerializationService.name, () => {
     });
 
     it('shows a revision log, without lang in hal_json', () => {
-      const record = { ...sensorReportModelStub.minimal, revisionLog: 'Imported' };
+      const record = { ...sensorRecordModelStub.minimal, revisionLog: 'Imported' };
 
       expect(JSON.parse(sut.render(record, 'json').body).revision_log).toEqual([{ value: 'Imported' }]);
       expect(JSON.parse(sut.render(record, 'hal_json').body).revision_log).toEqual([{ value: 'Imported' }]);
@@ -143,7 +143,7 @@ describe(SerializationService.name, () => {
     it('builds hal_json links from the base address', () => {
       sut = new SerializationService({ ...config, baseUrl: 'http://localhost:3000/sensors' });
 
-      const body = JSON.parse(sut.render(sensorReportModelStub.minimal, 'hal_json').body);
+      const body = JSON.parse(sut.render(sensorRecordModelStub.minimal, 'hal_json').body);
 
       expect(body._links.self).toEqual({ href: 'http://localhost:3000/sensors/node/7?_format=hal_json' });
       expect(Object.keys(body._embedded)).toEqual([

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
+import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
 import { negotiateFormat } from './format-negotiation.js';
 import type { FormatParameter } from './format-parameter.js';
 import { normalizeHalJson } from './hal-json-normalizer.js';
@@ -26,11 +26,11 @@ export class SerializationService {
   }
 
   /** The exact response body text and its Content-Type for a record in a format. */
-  render(record: SensorReportModel, format: ResponseFormat): RenderedRecord {
+  render(record: SensorRecordModel, format: ResponseFormat): RenderedRecord {
     return { contentType: CONTENT_TYPES[format], body: this.body(record, format) };
   }
 
-  private body(record: SensorReportModel, format: ResponseFormat): string {
+  private body(record: SensorRecordModel, format: ResponseFormat): string {
     const { baseUrl, siteTimezone } = this.config;
     switch (format) {
       case 'json':

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppConfig } from '../config/app-config.js';
-import type { SensorReportModel } from '../sensor-record/sensor-report.model.js';
-import { sensorReportModelStub } from '../../test/fixtures/sensor-report-model.stub.js';
+import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
+import { sensorRecordModelStub } from '../../test/fixtures/sensor-record-model.stub.js';
 import { SerializationService } from './serialization.service.js';
 
 const config = { baseUrl: 'https://sensors.example.org', siteTimezone: 'Pacific/Auckland' } as AppConfig;
@@ -12,8 +12,8 @@ interface ParsedResponse {
   response: Record<string, { value: string }>;
 }
 
-function recordWithText(text: string): SensorReportModel {
-  const record = sensorReportModelStub.full;
+function recordWithText(text: string): SensorRecordModel {
+  const record = sensorRecordModelStub.full;
   return { ...record, title: `Sensor report: ${text} (now)`, fields: { ...record.fields, sensorId: text, network: text } };
 }
 

@@ -1,20 +1,20 @@
-import type { SensorReportEntity } from './sensor-report.entity.js';
-import { sensorReportRowStub } from '../../test/fixtures/sensor-report-row.stub.js';
-import { toSensorReportModel } from './sensor-report.mapper.js';
+import type { SensorRecordEntity } from './sensor-record.entity.js';
+import { sensorRecordRowStub } from '../../test/fixtures/sensor-record-row.stub.js';
+import { toSensorRecordModel } from './sensor-record.mapper.js';
 
 const owner = { uid: 7, uuid: 'a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b' };
 const bundleUuid = 'f0e1d2c3-b4a5-4968-8776-655443322110';
 const created = new Date('2026-11-21T04:35:00Z');
 
-const row = (changes: Partial<SensorReportEntity> = {}): SensorReportEntity => ({
+const row = (changes: Partial<SensorRecordEntity> = {}): SensorRecordEntity => ({
   nid: 42,
   vid: 42,
-  ...sensorReportRowStub,
+  ...sensorRecordRowStub,
   ...changes,
 });
 
-describe(toSensorReportModel.name, () => {
-  const sut = toSensorReportModel;
+describe(toSensorRecordModel.name, () => {
+  const sut = toSensorRecordModel;
 
   it('maps the node metadata and references', () => {
     const model = sut(row(), { owner, revisionUser: owner, bundleUuid });

@@ -1,8 +1,8 @@
 import { ApiException } from '../../common/errors/api-exception.js';
-import { SensorReportDto } from '../dto/sensor-report.dto.js';
-import { sensorReportValidationPipe as sut } from './sensor-report-validation.pipe.js';
+import { CreateSensorRecordDto } from '../dto/create-sensor-record.dto.js';
+import { submissionValidationPipe as sut } from './submission-validation.pipe.js';
 
-const validate = (body: unknown) => sut.transform(body, { type: 'custom', metatype: SensorReportDto, data: undefined });
+const validate = (body: unknown) => sut.transform(body, { type: 'custom', metatype: CreateSensorRecordDto, data: undefined });
 
 async function violations(body: unknown): Promise<string> {
   try {
@@ -21,11 +21,11 @@ const valid = () => ({
   payload_fields: { type: [{ target_id: 'sensor_report' }], field_event: [{ value: 'Sprung' }] },
 });
 
-describe('sensorReportValidationPipe', () => {
+describe('submissionValidationPipe', () => {
   it('accepts a minimal report and returns the DTO', async () => {
-    const report = (await validate(valid())) as SensorReportDto;
+    const report = (await validate(valid())) as CreateSensorRecordDto;
 
-    expect(report).toBeInstanceOf(SensorReportDto);
+    expect(report).toBeInstanceOf(CreateSensorRecordDto);
     expect(report.payload_fields.field_event).toBe('Sprung');
     expect(report.payload_fields.type).toBe('sensor_report');
   });
@@ -99,7 +99,7 @@ describe('sensorReportValidationPipe', () => {
     });
     Object.assign(body.metadata, { time: [{ value: '2020-07-22T06:11:11Z' }], gateways: [{ field_rssi: [{ value: '-97' }], field_snr: 9.25 }] });
 
-    const report = (await validate(body)) as SensorReportDto;
+    const report = (await validate(body)) as CreateSensorRecordDto;
 
     expect(report.payload_fields).toMatchObject({
       field_gateway: 'B8:27:EB:0A:1B:2C',
@@ -113,7 +113,7 @@ describe('sensorReportValidationPipe', () => {
   });
 
   it('ignores unknown members', async () => {
-    const report = (await validate({ ...valid(), extra: { nested: true } })) as SensorReportDto;
+    const report = (await validate({ ...valid(), extra: { nested: true } })) as CreateSensorRecordDto;
 
     expect(report).not.toHaveProperty('extra');
   });
@@ -128,9 +128,9 @@ describe('sensorReportValidationPipe', () => {
     );
     expect(Object.hasOwn(body, '__proto__')).toBe(true);
 
-    const report = (await validate(body)) as SensorReportDto;
+    const report = (await validate(body)) as CreateSensorRecordDto;
 
-    expect(Object.getPrototypeOf(report)).toBe(SensorReportDto.prototype);
+    expect(Object.getPrototypeOf(report)).toBe(CreateSensorRecordDto.prototype);
     expect(report.dev_id).toBe('trap-1');
     expect(report.metadata.gateways).toBeUndefined();
     expect((report as unknown as Record<string, unknown>).polluted).toBeUndefined();

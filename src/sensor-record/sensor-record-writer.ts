@@ -4,8 +4,8 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
-import { SensorReportInsert } from './sensor-report-insert.js';
-import type { NewSensorReportRow } from './sensor-report.row.js';
+import { SensorRecordInsert } from './sensor-record-insert.js';
+import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 export interface WriterLimits {
   /** Transactions writing at once; the rest of the rows wait in the queue and form the next batch. */
@@ -28,7 +28,7 @@ export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxBatchesInFlight: 2, maxR
 export const MIN_TIME_FOR_COMMIT_MS = 100;
 
 interface PendingRow {
-  row: NewSensorReportRow;
+  row: NewSensorRecordRow;
   /** The caller's database deadline (epoch ms), Infinity when it has none. */
   deadline: number;
   resolve: (nid: number) => void;
@@ -45,21 +45,21 @@ interface PendingRow {
  * it queues is refused without being written, and a batch works to the earliest deadline among its
  * rows, rolling back rather than committing when too little time is left.
  */
-export class SensorReportWriter {
+export class SensorRecordWriter {
   private readonly queue: PendingRow[] = [];
   private batchesInFlight = 0;
-  private readonly insert: SensorReportInsert;
+  private readonly insert: SensorRecordInsert;
 
   /** `dataSource` must be initialised (the INSERT is built from its entity metadata). */
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
   ) {
-    this.insert = new SensorReportInsert(dataSource);
+    this.insert = new SensorRecordInsert(dataSource);
   }
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
-  write(row: NewSensorReportRow): Promise<number> {
+  write(row: NewSensorRecordRow): Promise<number> {
     const deadline = databaseDeadline() ?? Infinity;
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ row, deadline, resolve, reject });
@@ -136,7 +136,7 @@ function isFailedCommit(error: unknown): boolean {
 }
 
 /** The nid of each row, found by its unique uuid inside the inserting transaction. */
-async function nidsByUuid(manager: EntityManager, rows: NewSensorReportRow[]): Promise<number[]> {
+async function nidsByUuid(manager: EntityManager, rows: NewSensorRecordRow[]): Promise<number[]> {
   const uuids = rows.map((row) => row.uuid);
   const found: Array<{ nid: number | string; uuid: string }> = await manager.query(
     `SELECT nid, uuid FROM sensor_report WHERE uuid IN (${placeholders(uuids)})`,
@@ -145,7 +145,7 @@ async function nidsByUuid(manager: EntityManager, rows: NewSensorReportRow[]): P
   const nidOf = new Map(found.map((stored) => [stored.uuid, Number(stored.nid)]));
   return rows.map((row) => {
     const nid = nidOf.get(row.uuid);
-    if (nid === undefined) throw new Error(`The inserted sensor report ${row.uuid} was not found`);
+    if (nid === undefined) throw new Error(`The inserted sensor record ${row.uuid} was not found`);
     return nid;
   });
 }

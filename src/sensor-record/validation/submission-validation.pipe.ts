@@ -7,7 +7,7 @@ import { validationFailure } from './validation-failure.js';
  * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors. Each member
  * reports its first violation only; members outside the DTOs are dropped, not rejected.
  */
-export const sensorReportValidationPipe = new ValidationPipe({
+export const submissionValidationPipe = new ValidationPipe({
   transform: true,
   transformOptions: { excludeExtraneousValues: true },
   validateCustomDecorators: true,

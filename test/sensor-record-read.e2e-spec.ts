@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sensorReportStub } from './fixtures/sensor-report.stub.js';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { asText } from './utils/raw-response.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
@@ -22,7 +22,7 @@ describe('GET /node/:nid', () => {
         .set('Authorization', `Bearer ${owner.accessToken}`)
         .set('Content-Type', 'application/hal+json'),
     )
-      .send(JSON.stringify(sensorReportStub.complete))
+      .send(JSON.stringify(submissionStub.complete))
       .expect(201);
   const storedRows = () => testApp.dataSource.query('SELECT nid, uid FROM sensor_report ORDER BY nid');
 

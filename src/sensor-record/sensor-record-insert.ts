@@ -1,21 +1,21 @@
 import type { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { SensorReportEntity } from './sensor-report.entity.js';
-import type { NewSensorReportRow } from './sensor-report.row.js';
+import { SensorRecordEntity } from './sensor-record.entity.js';
+import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 /**
- * Builds the multi-row INSERT of new sensor reports as plain SQL with `?` placeholders (both drivers
+ * Builds the multi-row INSERT of new sensor records as plain SQL with `?` placeholders (both drivers
  * take them). The query builder's parameter bookkeeping grows with rows × columns and cost more
  * than the rest of the write (3.5 % of a submission's CPU at ~10 rows per batch). Values still go
  * through the driver's own conversion, so they are stored exactly as the repository would store them.
  */
-export class SensorReportInsert {
+export class SensorRecordInsert {
   private readonly columns: ColumnMetadata[];
   private readonly prefix: string;
   private readonly rowPlaceholders: string;
 
   constructor(private readonly dataSource: DataSource) {
-    const metadata = dataSource.getMetadata(SensorReportEntity);
+    const metadata = dataSource.getMetadata(SensorRecordEntity);
     const { driver } = dataSource;
     // `nid` comes from the database; `vid` is set to it once known.
     this.columns = metadata.columns.filter((column) => !column.isGenerated && column.propertyName !== 'vid');
@@ -24,7 +24,7 @@ export class SensorReportInsert {
     this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
   }
 
-  query(rows: NewSensorReportRow[]): [sql: string, parameters: unknown[]] {
+  query(rows: NewSensorRecordRow[]): [sql: string, parameters: unknown[]] {
     const { driver } = this.dataSource;
     const parameters = rows.flatMap((row) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(row), column)));
     return [this.prefix + rows.map(() => this.rowPlaceholders).join(', '), parameters];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SensorReportDto } from './dto/sensor-report.dto.js';
-import type { SensorReportEntity } from './sensor-report.entity.js';
+import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
+import type { SensorRecordEntity } from './sensor-record.entity.js';
 import { parseDeviceTime, resolveDeviceTime } from './values/device-time.js';
 
 export const DEFAULT_HEARTBEAT_TIMEOUT = 86_400;
@@ -14,11 +14,11 @@ export interface NewRowContext {
   requestBody: string;
 }
 
-/** The row a validated report is stored as (without `nid`/`vid`, which the database assigns). */
-export type NewSensorReportRow = Omit<SensorReportEntity, 'nid' | 'vid'>;
+/** The row a validated submission is stored as (without `nid`/`vid`, which the database assigns). */
+export type NewSensorRecordRow = Omit<SensorRecordEntity, 'nid' | 'vid'>;
 
-export function newSensorReportRow(report: SensorReportDto, context: NewRowContext): NewSensorReportRow {
-  const { metadata, payload_fields: fields } = report;
+export function newSensorRecordRow(submission: CreateSensorRecordDto, context: NewRowContext): NewSensorRecordRow {
+  const { metadata, payload_fields: fields } = submission;
   const deviceTime = parseDeviceTime(metadata.time);
   // Validation has already refused every time this could not read.
   if (!deviceTime) throw new Error(`Unreadable device time ${metadata.time}`);
@@ -36,7 +36,7 @@ export function newSensorReportRow(report: SensorReportDto, context: NewRowConte
     revisionLog: null,
     uid: context.uid,
     revisionUid: context.uid,
-    title: `${TITLE_LABEL}: ${report.dev_id} (${metadata.time})`,
+    title: `${TITLE_LABEL}: ${submission.dev_id} (${metadata.time})`,
     created,
     changed: created,
     revisionTimestamp: created,
@@ -48,7 +48,7 @@ export function newSensorReportRow(report: SensorReportDto, context: NewRowConte
     fieldGateway: fields.field_gateway ?? null,
     fieldNetwork: fields.field_network ?? null,
     fieldRssi: gateway?.rssi ?? gateway?.field_rssi ?? null,
-    fieldSensorId: report.dev_id,
+    fieldSensorId: submission.dev_id,
     fieldSequence: fields.field_sequence ?? null,
     fieldSnr: gateway?.snr ?? gateway?.field_snr ?? null,
     fieldStatus: fields.field_status ?? null,

@@ -1,15 +1,15 @@
-import type { SensorReportEntity } from './sensor-report.entity.js';
-import type { SensorReportModel, UserReference } from './sensor-report.model.js';
+import type { SensorRecordEntity } from './sensor-record.entity.js';
+import type { SensorRecordModel, UserReference } from './sensor-record.model.js';
 import { shortestDecimal } from './values/decimal.js';
 
-export interface SensorReportReferences {
+export interface SensorRecordReferences {
   owner: UserReference;
   revisionUser: UserReference;
   bundleUuid: string;
 }
 
 /** A stored row (or the row just inserted) as the record the Serialization module renders. */
-export function toSensorReportModel(row: SensorReportEntity, references: SensorReportReferences): SensorReportModel {
+export function toSensorRecordModel(row: SensorRecordEntity, references: SensorRecordReferences): SensorRecordModel {
   return {
     nid: row.nid,
     uuid: row.uuid,

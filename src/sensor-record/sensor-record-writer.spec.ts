@@ -3,21 +3,21 @@ import type { DataSource, TransactionCommitEvent } from 'typeorm';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { withDatabaseDeadline } from '../database/database-deadline.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
-import { sensorReportRowStub } from '../../test/fixtures/sensor-report-row.stub.js';
-import { MIN_TIME_FOR_COMMIT_MS, SensorReportWriter } from './sensor-report-writer.js';
-import type { NewSensorReportRow } from './sensor-report.row.js';
+import { sensorRecordRowStub } from '../../test/fixtures/sensor-record-row.stub.js';
+import { MIN_TIME_FOR_COMMIT_MS, SensorRecordWriter } from './sensor-record-writer.js';
+import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
-const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReportRow => ({
-  ...sensorReportRowStub,
+const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorRecordRow => ({
+  ...sensorRecordRowStub,
   uuid,
   fieldSequence: sequence,
 });
 
 const connectionLost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
 
-describe(SensorReportWriter.name, () => {
+describe(SensorRecordWriter.name, () => {
   let dataSource: DataSource;
-  let sut: SensorReportWriter;
+  let sut: SensorRecordWriter;
   /** Per committed (or attempted) transaction: how many rows it could see and how many writes had resolved. */
   let commits: Array<{ visibleRows: number; resolvedWrites: number }>;
   let resolvedWrites: number;
@@ -31,7 +31,7 @@ describe(SensorReportWriter.name, () => {
       uuid: string;
       sequence: number;
     }>;
-  const write = (row: NewSensorReportRow) =>
+  const write = (row: NewSensorRecordRow) =>
     sut.write(row).then((nid) => {
       resolvedWrites++;
       return nid;
@@ -44,7 +44,7 @@ describe(SensorReportWriter.name, () => {
     // The user the rows name: sensor_report.uid and revision_uid must refer to one.
     await dataSource.query(
       "INSERT INTO users (uid, uuid, name, pass, status, may_create_sensor_records, created, changed) VALUES (?, 'a1b2c3d4-0000-4000-8000-000000000007', 'trap-user', 'x', 1, 1, '2026-01-01', '2026-01-01')",
-      [sensorReportRowStub.uid],
+      [sensorRecordRowStub.uid],
     );
     commits = [];
     resolvedWrites = 0;
@@ -58,7 +58,7 @@ describe(SensorReportWriter.name, () => {
         if (failCommit) throw failCommit();
       },
     });
-    sut = new SensorReportWriter(dataSource, { maxBatchesInFlight: 1, maxRowsPerBatch: 3 });
+    sut = new SensorRecordWriter(dataSource, { maxBatchesInFlight: 1, maxRowsPerBatch: 3 });
   });
 
   afterEach(() => dataSource.destroy());

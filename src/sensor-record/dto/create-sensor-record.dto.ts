@@ -3,8 +3,8 @@ import { text } from '../validation/member-rules.js';
 import { MetadataDto } from './metadata.dto.js';
 import { PayloadFieldsDto } from './payload-fields.dto.js';
 
-/** A submitted sensor report after unwrapping and validation; members not named here are ignored. */
-export class SensorReportDto {
+/** A submission after unwrapping and validation: what creating a sensor record takes; members not named here are ignored. */
+export class CreateSensorRecordDto {
   @Unwrapped(text(255, { notBlank: true }), { required: true })
   dev_id!: string;
 

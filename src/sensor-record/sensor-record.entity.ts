@@ -1,18 +1,18 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One stored sensor report: Drupal's node, revision and field columns in one row, named as the
+ * One stored sensor record: Drupal's node, revision and field columns in one row, named as the
  * fields so operators can read the table directly. Instants are UTC.
  */
 @Entity({ name: 'sensor_report' })
-export class SensorReportEntity {
+export class SensorRecordEntity {
   @PrimaryGeneratedColumn({ type: 'int', name: 'nid' })
   nid!: number;
 
   @Column({ type: 'varchar', name: 'uuid', length: 36 })
   uuid!: string;
 
-  /** Revision id; a report has exactly one revision, so it equals `nid` (set in the insert's transaction). */
+  /** Revision id; a record has exactly one revision, so it equals `nid` (set in the insert's transaction). */
   @Column({ type: 'int', name: 'vid', nullable: true })
   vid!: number | null;
 

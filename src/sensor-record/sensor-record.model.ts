@@ -5,11 +5,11 @@ export interface UserReference {
 }
 
 /**
- * A stored sensor report with its node and revision metadata: what the SensorRecord module
+ * A stored sensor record with its node and revision metadata: what the SensorRecord module
  * produces and the Serialization module renders (json, hal_json, xml). Decimals are already in
  * their shortest text form (`"3.6"`, `"21"`); instants are `Date`s, rendered per format.
  */
-export interface SensorReportModel {
+export interface SensorRecordModel {
   nid: number;
   uuid: string;
   vid: number;
@@ -29,10 +29,10 @@ export interface SensorReportModel {
   defaultLangcode: boolean;
   revisionTranslationAffected: boolean;
   path: { alias: string | null; pid: number | null; langcode: string };
-  fields: SensorReportFields;
+  fields: SensorRecordFields;
 }
 
-export interface SensorReportFields {
+export interface SensorRecordFields {
   batteryVoltage: string | null;
   counter: number | null;
   data: string | null;
