@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SENSOR_REPORT_BUNDLE } from '../serialization/sensor-record.model.js';
 import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import type { SensorRecordEntity } from './sensor-record.entity.js';
 import { parseDeviceTime, resolveDeviceTime } from './values/device-time.js';
@@ -26,7 +27,7 @@ export function newSensorRecordRow(submission: CreateSensorRecordDto, context: N
   const created = new Date(Math.floor(context.now.getTime() / 1000) * 1000);
   return {
     uuid: randomUUID(),
-    type: 'sensor_report',
+    type: SENSOR_REPORT_BUNDLE,
     langcode: 'en',
     status: true,
     promote: false,

@@ -1,5 +1,5 @@
 import type { SensorRecordEntity } from './sensor-record.entity.js';
-import type { SensorRecordModel, UserReference } from './sensor-record.model.js';
+import type { SensorRecordModel, UserReference } from '../serialization/sensor-record.model.js';
 import { shortestDecimal } from './values/decimal.js';
 
 export interface SensorRecordReferences {

@@ -9,7 +9,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import { SensorRecordEntity } from './sensor-record.entity.js';
 import { toSensorRecordModel } from './sensor-record.mapper.js';
-import type { SensorRecordModel, UserReference } from './sensor-record.model.js';
+import { SENSOR_REPORT_BUNDLE, type SensorRecordModel, type UserReference } from '../serialization/sensor-record.model.js';
 import { SensorRecordWriter } from './sensor-record-writer.js';
 import { newSensorRecordRow } from './new-sensor-record.row.js';
 
@@ -66,7 +66,7 @@ export class SensorRecordService {
       .createQueryBuilder()
       .select('node_type.uuid', 'uuid')
       .from('node_type', 'node_type')
-      .where('node_type.type = :type', { type: 'sensor_report' })
+      .where('node_type.type = :type', { type: SENSOR_REPORT_BUNDLE })
       .getRawOne<{ uuid: string }>()
       .then((found) => {
         if (!found) throw new Error('The sensor_report node type is missing; run the migrations');

@@ -1,6 +1,3 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
-
 /**
  * `_format` as the query string gives it: absent, one plain value, or anything else (given more than
  * once, or under a bracketed name such as `_format[a]`), kept as the query text that gave it.
@@ -22,11 +19,6 @@ export function readFormatParameter(url: string): FormatParameter {
   if (given.length === 1 && given[0]!.name === '_format') return { kind: 'value', value: given[0]!.value };
   return { kind: 'malformed', given: given.map(({ pair }) => pair).join('&') };
 }
-
-/** The request's `_format` parameter (see readFormatParameter). */
-export const FormatQuery = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): FormatParameter => readFormatParameter(context.switchToHttp().getRequest<Request>().originalUrl),
-);
 
 function decode(text: string): string {
   try {

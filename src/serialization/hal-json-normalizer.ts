@@ -1,4 +1,5 @@
-import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
+import { sensorRecordTypeHref, sensorRecordUrl } from './hal-links.js';
+import { SENSOR_REPORT_BUNDLE, type SensorRecordModel } from './sensor-record.model.js';
 import { normalizeJson } from './json-normalizer.js';
 import type { NormalizedItem, NormalizedObject, NormalizedValue } from './normalized-value.js';
 
@@ -13,8 +14,8 @@ const UNTRANSLATABLE_FIELDS = new Set(['nid', 'uuid', 'vid', 'type', 'revision_t
 export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, siteTimezone: string): NormalizedObject {
   const lang = record.langcode;
   const links: NormalizedObject = {
-    self: { href: `${baseUrl}/node/${record.nid}?_format=hal_json` },
-    type: { href: `${baseUrl}/rest/type/node/sensor_report` },
+    self: { href: `${sensorRecordUrl(baseUrl, record.nid)}?_format=hal_json` },
+    type: { href: sensorRecordTypeHref(baseUrl) },
   };
   const embedded: NormalizedObject = {};
   const hal: NormalizedObject = { _links: links };
@@ -23,7 +24,7 @@ export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, sit
     if (items.length === 0) continue;
     const translatable = !UNTRANSLATABLE_FIELDS.has(field);
     if (USER_REFERENCE_FIELDS.has(field)) {
-      const relation = `${baseUrl}/rest/relation/node/sensor_report/${field}`;
+      const relation = `${baseUrl}/rest/relation/node/${SENSOR_REPORT_BUNDLE}/${field}`;
       const userLinks = items.map((item) => ({ href: `${baseUrl}/user/${String(item.target_id)}?_format=hal_json` }));
       links[relation] = userLinks.map((link) => (translatable ? { ...link, lang } : link));
       embedded[relation] = items.map((item, index) => embeddedUser(baseUrl, userLinks[index], item, translatable ? lang : undefined));

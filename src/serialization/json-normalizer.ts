@@ -1,4 +1,4 @@
-import type { SensorRecordModel, UserReference } from '../sensor-record/sensor-record.model.js';
+import { SENSOR_REPORT_BUNDLE, type SensorRecordModel, type UserReference } from './sensor-record.model.js';
 import type { NormalizedItem, NormalizedRecord } from './normalized-value.js';
 import { formatSiteDate, formatUtcTimestamp, TIMESTAMP_FORMAT } from './timestamp-format.js';
 
@@ -10,7 +10,7 @@ export function normalizeJson(record: SensorRecordModel, siteTimezone: string): 
     uuid: [{ value: record.uuid }],
     vid: [{ value: record.vid }],
     langcode: [{ value: record.langcode }],
-    type: [{ target_id: 'sensor_report', target_type: 'node_type', target_uuid: record.bundleUuid }],
+    type: [{ target_id: SENSOR_REPORT_BUNDLE, target_type: 'node_type', target_uuid: record.bundleUuid }],
     revision_timestamp: [timestamp(record.revisionTimestamp)],
     revision_uid: [userReference(record.revisionUser)],
     revision_log: optional(record.revisionLog),

@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
-import { negotiateFormat } from './format-negotiation.js';
-import type { FormatParameter } from './format-parameter.js';
 import { normalizeHalJson } from './hal-json-normalizer.js';
 import { normalizeJson } from './json-normalizer.js';
-import { CONTENT_TYPES, ResponseFormat } from './response-format.js';
+import { CONTENT_TYPES, type ResponseFormat } from './response-format.js';
+import type { SensorRecordModel } from './sensor-record.model.js';
 import { encodeXml } from './xml-encoder.js';
-
-export type { ResponseFormat } from './response-format.js';
 
 export interface RenderedRecord {
   contentType: string;
@@ -19,11 +15,6 @@ export interface RenderedRecord {
 @Injectable()
 export class SerializationService {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  /** `_format` query value first, then the Accept header, else hal_json; throws ApiException 406 for an unknown or malformed `_format`. */
-  negotiate(formatParameter: FormatParameter, acceptHeader: string | undefined): ResponseFormat {
-    return negotiateFormat(formatParameter, acceptHeader);
-  }
 
   /** The exact response body text and its Content-Type for a record in a format. */
   render(record: SensorRecordModel, format: ResponseFormat): RenderedRecord {

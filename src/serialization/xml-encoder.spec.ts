@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppConfig } from '../config/app-config.js';
-import type { SensorRecordModel } from '../sensor-record/sensor-record.model.js';
+import type { SensorRecordModel } from './sensor-record.model.js';
 import { sensorRecordModelStub } from '../../test/fixtures/sensor-record-model.stub.js';
 import { SerializationService } from './serialization.service.js';
 

@@ -5,6 +5,7 @@ import { ApiException } from '../errors/api-exception.js';
 import { CommitUnconfirmedError } from '../errors/commit-unconfirmed.error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { allowedMethods } from '../http/allowed-methods.js';
+import { BODY_TOO_LARGE_MESSAGE, noRouteMessage } from '../http/route-messages.js';
 
 interface ErrorAnswer {
   status: number;
@@ -66,16 +67,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private unmatchedRoute(request: Request): ErrorAnswer {
     const path = request.path;
-    const route = `${request.method} ${path}`;
     const allow = allowedMethods(this.adapterHost.httpAdapter.getInstance(), path);
     if (allow.length > 0) {
       return {
         status: HttpStatus.METHOD_NOT_ALLOWED,
-        body: { message: `No route found for "${route}": Method Not Allowed (Allow: ${allow.join(', ')})` },
+        body: { message: `${noRouteMessage(request.method, path)}: Method Not Allowed (Allow: ${allow.join(', ')})` },
         headers: { Allow: allow.join(', ') },
       };
     }
-    return { status: HttpStatus.NOT_FOUND, body: { message: `No route found for "${route}"` } };
+    return { status: HttpStatus.NOT_FOUND, body: { message: noRouteMessage(request.method, path) } };
   }
 
   /** Bugs are logged with their stack; deliberate answers and database outages by their message only. */
@@ -105,7 +105,7 @@ function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
     case 'entity.parse.failed':
       return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { message: 'Syntax error' } };
     case 'entity.too.large':
-      return { status: HttpStatus.PAYLOAD_TOO_LARGE, body: { message: 'Request body is larger than the 64 KiB limit.' } };
+      return { status: HttpStatus.PAYLOAD_TOO_LARGE, body: { message: BODY_TOO_LARGE_MESSAGE } };
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, body: { message: exception.message } };

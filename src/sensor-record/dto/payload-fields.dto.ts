@@ -1,3 +1,4 @@
+import { SENSOR_REPORT_BUNDLE } from '../../serialization/sensor-record.model.js';
 import { Unwrapped } from '../validation/member.decorators.js';
 import { choice, decimal, integer, INT32_MAX, macAddress, text } from '../validation/member-rules.js';
 
@@ -8,7 +9,7 @@ export const TILT_SENSOR_STATES = ['True', 'False', 'Fail', 'NotInstalled'] as c
 const tiltFromBoolean = (value: unknown) => (typeof value === 'boolean' ? (value ? 'True' : 'False') : value);
 
 export class PayloadFieldsDto {
-  @Unwrapped(choice(['sensor_report']), { required: true, key: 'target_id' })
+  @Unwrapped(choice([SENSOR_REPORT_BUNDLE]), { required: true, key: 'target_id' })
   type!: string;
 
   @Unwrapped(choice(SENSOR_EVENTS), { required: true })

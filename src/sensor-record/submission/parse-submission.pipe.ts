@@ -1,7 +1,9 @@
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
 import { ApiException } from '../../common/errors/api-exception.js';
+import { BODY_TOO_LARGE_MESSAGE } from '../../common/http/route-messages.js';
 import { APP_CONFIG } from '../../config/app-config.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
 import { exceedsNesting } from './nesting-depth.js';
 import type { RawSubmission } from './submission.decorators.js';
@@ -22,11 +24,11 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
   private readonly typeHref: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.typeHref = `${config.baseUrl}/rest/type/node/sensor_report`;
+    this.typeHref = sensorRecordTypeHref(config.baseUrl);
   }
 
   transform(submission: RawSubmission): Record<string, unknown> {
-    if (submission.tooLarge) throw new ApiException(413, 'Request body is larger than the 64 KiB limit.');
+    if (submission.tooLarge) throw new ApiException(413, BODY_TOO_LARGE_MESSAGE);
     assertJsonContentType(submission.contentType);
     // PHP's json_decode() message, as Drupal answers it.
     if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');

@@ -1,3 +1,6 @@
+/** The Drupal bundle (content type) every sensor record is of: in the type link, `type.target_id` and the table name. */
+export const SENSOR_REPORT_BUNDLE = 'sensor_report';
+
 /** A user as node references name it: `uid`, `revision_uid`. */
 export interface UserReference {
   uid: number;
@@ -5,9 +8,10 @@ export interface UserReference {
 }
 
 /**
- * A stored sensor record with its node and revision metadata: what the SensorRecord module
- * produces and the Serialization module renders (json, hal_json, xml). Decimals are already in
- * their shortest text form (`"3.6"`, `"21"`); instants are `Date`s, rendered per format.
+ * A stored sensor record with its node and revision metadata: what the SensorRecord module produces
+ * and the Serialization module renders (json, hal_json, xml). It lives here, with its renderer, so
+ * that the dependency runs one way: sensor-record → serialization. Decimals are already in their
+ * shortest text form (`"3.6"`, `"21"`); instants are `Date`s, rendered per format.
  */
 export interface SensorRecordModel {
   nid: number;

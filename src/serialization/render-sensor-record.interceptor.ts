@@ -1,0 +1,69 @@
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  StreamableFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { map, type Observable } from 'rxjs';
+import { APP_CONFIG } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
+import { negotiateFormat } from './format-negotiation.js';
+import { readFormatParameter } from './format-parameter.js';
+import { sensorRecordUrl } from './hal-links.js';
+import type { SensorRecordModel } from './sensor-record.model.js';
+import { SerializationService } from './serialization.service.js';
+
+interface RenderOptions {
+  /** The answer to a creation: `Location` names the new record (the 201 is the POST route's own status). */
+  created?: boolean;
+}
+
+const RENDER_OPTIONS = Symbol('renderSensorRecordOptions');
+
+type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
+
+/**
+ * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
+ * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
+ * stored. The body goes out as bytes, so Express adds no charset to the Content-Type; the ETag is the
+ * one Express would have computed for the same bytes.
+ */
+@Injectable()
+export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, StreamableFile> {
+  constructor(
+    private readonly serialization: SerializationService,
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<StreamableFile> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
+    const options = this.reflector.get<RenderOptions | undefined>(RENDER_OPTIONS, context.getHandler()) ?? {};
+    return next.handle().pipe(
+      map((record) => {
+        const response = http.getResponse<Response>();
+        const rendered = this.serialization.render(record, format);
+        const body = Buffer.from(rendered.body, 'utf8');
+        response.setHeader('Content-Type', rendered.contentType);
+        if (options.created) response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
+        const etag = (request.app.get('etag fn') as EtagFunction | undefined)?.(body, 'utf8');
+        if (etag) response.setHeader('ETag', etag);
+        return new StreamableFile(body, { type: rendered.contentType, length: body.length });
+      }),
+    );
+  }
+}
+
+/** The route answers with the sensor record it returns, rendered in the negotiated format. */
+export function RenderSensorRecord(options: RenderOptions = {}) {
+  return applyDecorators(SetMetadata(RENDER_OPTIONS, options), UseInterceptors(RenderSensorRecordInterceptor));
+}
