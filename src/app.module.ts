@@ -2,16 +2,16 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
+import { HttpServerDrainService } from './common/process/http-server-drain.service.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
-import { SerializationModule } from './serialization/serialization.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SerializationModule, SensorRecordModule],
-  providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SensorRecordModule],
+  providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, HttpServerDrainService],
 })
 export class AppModule {}

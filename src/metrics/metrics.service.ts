@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -52,7 +51,7 @@ export class MetricsService {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @InjectDataSource() dataSource: DataSource,
+    dataSource: DataSource,
   ) {
     collectDefaultMetrics({ register: this.registry });
     const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;

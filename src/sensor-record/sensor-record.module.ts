@@ -1,9 +1,10 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AuthModule } from '../auth/auth.module.js';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UserEntity } from '../auth/users/user.entity.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
-import { HttpServerDrainService } from './http-server-drain.service.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
+import { SensorRecordEntity } from './sensor-record.entity.js';
 import { SensorRecordService } from './sensor-record.service.js';
 import { SensorRecordWriter } from './sensor-record-writer.js';
 import { submissionBody } from './submission/submission-body.middleware.js';
@@ -12,15 +13,13 @@ import { submissionBody } from './submission/submission-body.middleware.js';
 const SUBMISSION_BODY_LIMIT = '64kb';
 
 @Module({
-  imports: [AuthModule, SerializationModule],
+  imports: [TypeOrmModule.forFeature([SensorRecordEntity, UserEntity]), SerializationModule],
   controllers: [SensorRecordController],
   providers: [
     SensorRecordService,
-    HttpServerDrainService,
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],
-  exports: [SensorRecordService],
 })
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

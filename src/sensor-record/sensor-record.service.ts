@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
 import { UserEntity } from '../auth/users/user.entity.js';
@@ -18,6 +19,9 @@ export class SensorRecordService {
   private cachedBundleUuid?: string;
 
   constructor(
+    @InjectRepository(SensorRecordEntity) private readonly records: Repository<SensorRecordEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    // Only for the bundle's row in `node_type`, a table of Drupal's that has no entity here.
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
@@ -43,11 +47,9 @@ export class SensorRecordService {
   }
 
   async findByNid(nid: number): Promise<SensorRecordModel | null> {
-    const row = await this.dataSource.getRepository(SensorRecordEntity).findOneBy({ nid });
+    const row = await this.records.findOneBy({ nid });
     if (!row) return null;
-    const users = await this.dataSource
-      .getRepository(UserEntity)
-      .find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
+    const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
     const reference = (uid: number): UserReference => {
       const user = users.find((candidate) => candidate.uid === uid);
       if (!user) throw new Error(`Sensor record ${nid} refers to missing user ${uid}`);
