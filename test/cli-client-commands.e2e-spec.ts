@@ -10,7 +10,7 @@ import { UsersService } from '../src/auth/users/users.service.js';
 import { CliError } from '../src/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
-import { withClockAdvancedBy } from './utils/advance-clock.js';
+import { FakeClock } from './utils/fake-clock.js';
 import { AuthProbeController, createClient, createUser, obtainTokens, PROBE_ANY, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -19,6 +19,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 /** client:list and client:delete, run as the command line runs them: services of their own on the same database. */
 describe('Administration commands for clients', () => {
   let testApp: TestApp;
+  const clock = new FakeClock();
   let cli: CliServices;
 
   const server = () => testApp.app.getHttpServer();
@@ -31,7 +32,7 @@ describe('Administration commands for clients', () => {
   const probe = (accessToken: string) => request(server()).get(PROBE_ANY).set('Authorization', `Bearer ${accessToken}`);
 
   beforeAll(async () => {
-    testApp = await createTestApp({ controllers: [AuthProbeController] });
+    testApp = await createTestApp({ controllers: [AuthProbeController], override: clock.install });
     cli = {
       users: new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher()),
       clients: new ClientsService(testApp.dataSource.getRepository(OAuthClientEntity)),
@@ -85,10 +86,9 @@ describe('Administration commands for clients', () => {
       expect(await testApp.dataSource.getRepository(AccessTokenEntity).countBy({ clientId: client.clientId })).toBe(0);
       expect((await grant(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }).expect(400)).body.error).toBe('invalid_grant');
       expect((await passwordGrant(client, user).expect(401)).body).toEqual(oauthErrorStub.invalidClient);
-      await withClockAdvancedBy(TOKEN_STATE_CACHE_MS, async () => {
-        await probe(tokens.access_token).expect(403);
-        await probe(kept.access_token).expect(200);
-      });
+      clock.advance(TOKEN_STATE_CACHE_MS);
+      await probe(tokens.access_token).expect(403);
+      await probe(kept.access_token).expect(200);
       await passwordGrant(other, user).expect(200);
     });
 

@@ -8,7 +8,7 @@ import { UsersService } from '../src/auth/users/users.service.js';
 import { CliError } from '../src/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
-import { withClockAdvancedBy } from './utils/advance-clock.js';
+import { FakeClock } from './utils/fake-clock.js';
 import { AuthProbeController, createClient, createUser, obtainTokens, PROBE_ANY, TOKEN_PATH, type TestClient } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -18,6 +18,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 /** user:unblock, user:list and user:password, run as the command line runs them: services of their own on the same database. */
 describe('Administration commands for users', () => {
   let testApp: TestApp;
+  const clock = new FakeClock();
   let cli: CliServices;
   let client: TestClient;
 
@@ -35,7 +36,7 @@ describe('Administration commands for users', () => {
   const probe = (accessToken: string) => request(server()).get(PROBE_ANY).set('Authorization', `Bearer ${accessToken}`);
 
   beforeAll(async () => {
-    testApp = await createTestApp({ controllers: [AuthProbeController] });
+    testApp = await createTestApp({ controllers: [AuthProbeController], override: clock.install });
     cli = {
       users: new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher()),
       clients: new ClientsService(testApp.dataSource.getRepository(OAuthClientEntity)),
@@ -115,10 +116,9 @@ describe('Administration commands for users', () => {
 
       expect(printed).toEqual({ uid: user.uid, revoked_tokens: 4 });
       expect((await refreshGrant(first.refresh_token).expect(400)).body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
-      await withClockAdvancedBy(TOKEN_STATE_CACHE_MS, async () => {
-        await probe(first.access_token).expect(403);
-        await probe(second.access_token).expect(403);
-      });
+      clock.advance(TOKEN_STATE_CACHE_MS);
+      await probe(first.access_token).expect(403);
+      await probe(second.access_token).expect(403);
       expect(TOKEN_STATE_CACHE_MS).toBeLessThan(5000);
     });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { wholeSeconds } from '../common/time/whole-seconds.js';
 import { SENSOR_REPORT_BUNDLE } from '../serialization/sensor-record.model.js';
 import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import type { SensorRecordEntity } from './sensor-record.entity.js';
@@ -24,7 +25,7 @@ export function newSensorRecordRow(submission: CreateSensorRecordDto, context: N
   // Validation has already refused every time this could not read.
   if (!deviceTime) throw new Error(`Unreadable device time ${metadata.time}`);
   const gateway = metadata.gateways?.[0];
-  const created = new Date(Math.floor(context.now.getTime() / 1000) * 1000);
+  const created = wholeSeconds(context.now);
   return {
     uuid: randomUUID(),
     type: SENSOR_REPORT_BUNDLE,

@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { AccessTokenEntity } from '../tokens/access-token.entity.js';
-import { UserEntity } from '../users/user.entity.js';
+import type { Repository } from 'typeorm';
+import type { AccessTokenEntity } from '../tokens/access-token.entity.js';
+import type { UserEntity } from '../users/user.entity.js';
 import { TOKEN_STATE_CACHE_MS, TokenStateService } from './token-state.service.js';
 
+/** Any instant; the clock is never at zero. */
+const START = 1_800_000_000_000;
 const claims = Object.freeze({ jti: 'a'.repeat(64), uid: 7, clientId: 'client-1' });
 const tokenRow = (revoked = false) => ({ jti: claims.jti, uid: 7, clientId: 'client-1', revoked });
 const userRow = (status = true) => ({ uid: 7, uuid: 'uuid-7', name: 'gateway', status, mayCreateSensorRecords: true });
@@ -15,13 +17,14 @@ describe(TokenStateService.name, () => {
   let findUser: jest.Mock<(where: object) => Promise<unknown>>;
 
   beforeEach(() => {
-    now = 0;
+    now = START;
     findToken = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(tokenRow());
     findUser = jest.fn<(where: object) => Promise<unknown>>().mockResolvedValue(userRow());
-    const dataSource = {
-      getRepository: (entity: unknown) => ({ findOneBy: entity === AccessTokenEntity ? findToken : entity === UserEntity ? findUser : undefined }),
-    } as unknown as DataSource;
-    sut = new TokenStateService(dataSource, { now: () => now });
+    sut = new TokenStateService(
+      { findOneBy: findToken } as unknown as Repository<AccessTokenEntity>,
+      { findOneBy: findUser } as unknown as Repository<UserEntity>,
+      { now: () => now },
+    );
   });
 
   it('resolves an issued token of an active user to that user', async () => {
@@ -52,9 +55,9 @@ describe(TokenStateService.name, () => {
     await sut.resolve(claims);
     findUser.mockResolvedValue(userRow(false));
 
-    now = TOKEN_STATE_CACHE_MS - 1;
+    now = START + TOKEN_STATE_CACHE_MS - 1;
     await expect(sut.resolve(claims)).resolves.not.toBeNull();
-    now = TOKEN_STATE_CACHE_MS;
+    now = START + TOKEN_STATE_CACHE_MS;
     await expect(sut.resolve(claims)).resolves.toBeNull();
     expect(TOKEN_STATE_CACHE_MS).toBeLessThanOrEqual(5000);
     expect(findToken).toHaveBeenCalledTimes(2);

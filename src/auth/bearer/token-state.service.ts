@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ExpiringCache } from '../../common/cache/expiring-cache.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.service.js';
@@ -11,39 +13,39 @@ import { UserEntity } from '../users/user.entity.js';
  * submissions within 5 seconds; everything else is read from the shared database.
  */
 export const TOKEN_STATE_CACHE_MS = 4000;
+/** Tokens whose answer is remembered: a device keeps one token for its lifetime, so this covers a large fleet. */
 const MAX_CACHED_TOKENS = 10_000;
 
 interface CachedState {
   user: AuthenticatedUser | null;
-  until: number;
 }
 
 /** Resolves a verified token to its still-active user, or null when the token or user is no longer good. */
 @Injectable()
 export class TokenStateService {
-  private readonly cache = new Map<string, CachedState>();
+  private readonly cache: ExpiringCache<string, CachedState>;
 
   constructor(
-    private readonly dataSource: DataSource,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @InjectRepository(AccessTokenEntity) private readonly accessTokens: Repository<AccessTokenEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    this.cache = new ExpiringCache({ maxEntries: MAX_CACHED_TOKENS, ttlMs: TOKEN_STATE_CACHE_MS, clock });
+  }
 
   async resolve(claims: AccessTokenClaims): Promise<AuthenticatedUser | null> {
-    const now = this.clock.now();
     const key = cacheKey(claims);
     const cached = this.cache.get(key);
-    if (cached && cached.until > now) return cached.user;
+    if (cached) return cached.user;
     const user = await this.load(claims);
-    this.cache.delete(key);
-    if (this.cache.size >= MAX_CACHED_TOKENS) this.evict(now);
-    this.cache.set(key, { user, until: now + TOKEN_STATE_CACHE_MS });
+    this.cache.set(key, { user });
     return user;
   }
 
   private async load(claims: AccessTokenClaims): Promise<AuthenticatedUser | null> {
-    const token = await this.dataSource.getRepository(AccessTokenEntity).findOneBy({ jti: claims.jti });
+    const token = await this.accessTokens.findOneBy({ jti: claims.jti });
     if (!token || token.revoked || token.uid !== claims.uid || token.clientId !== claims.clientId) return null;
-    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ uid: claims.uid });
+    const user = await this.users.findOneBy({ uid: claims.uid });
     if (!user?.status) return null;
     return {
       uid: user.uid,
@@ -52,15 +54,6 @@ export class TokenStateService {
       clientId: claims.clientId,
       mayCreateSensorRecords: user.mayCreateSensorRecords,
     };
-  }
-
-  private evict(now: number): void {
-    for (const [key, state] of this.cache) if (state.until <= now) this.cache.delete(key);
-    // Still full of live entries: drop the oldest (Map iteration follows insertion order).
-    for (const key of this.cache.keys()) {
-      if (this.cache.size < MAX_CACHED_TOKENS) break;
-      this.cache.delete(key);
-    }
   }
 }
 

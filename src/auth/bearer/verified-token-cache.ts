@@ -1,16 +1,11 @@
-import { Injectable } from '@nestjs/common';
 import { decodeJwt } from 'jose';
-import { createHash } from 'node:crypto';
+import { ExpiringCache } from '../../common/cache/expiring-cache.js';
+import { sha256 } from '../../common/crypto/sha256.js';
+import type { Clock } from '../../common/time/clock.js';
 import { AccessTokensService, CLOCK_LEEWAY_SECONDS, type AccessTokenClaims } from '../tokens/access-tokens.service.js';
 
 /** Distinct live tokens remembered; a device keeps one token for its lifetime, so this covers a large fleet. */
 export const MAX_VERIFIED_TOKENS = 10_000;
-
-interface VerifiedToken {
-  claims: AccessTokenClaims;
-  /** The token's `exp`, in seconds. */
-  expiresAt: number;
-}
 
 /**
  * Remembers which tokens passed signature and claims verification, until they expire: a device sends
@@ -18,36 +13,29 @@ interface VerifiedToken {
  * Only the token's own facts are cached; whether it was revoked or its user blocked is still asked
  * of TokenStateService on every request.
  */
-@Injectable()
 export class VerifiedTokenCache {
-  private readonly verified = new Map<string, VerifiedToken>();
+  private readonly verified: ExpiringCache<string, AccessTokenClaims>;
 
-  constructor(private readonly accessTokens: AccessTokensService) {}
-
-  /** As AccessTokensService.verify: the claims of a valid token at `now`, or null. */
-  async verify(token: string, now = new Date()): Promise<AccessTokenClaims | null> {
-    // Keyed by a digest so the cache holds no usable bearer token.
-    const key = createHash('sha256').update(token).digest('base64');
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    const hit = this.verified.get(key);
-    // The same expiry rule as the verification (1 s leeway); `nbf` and `iat` only become truer with time.
-    if (hit && hit.expiresAt > nowSeconds - CLOCK_LEEWAY_SECONDS) return hit.claims;
-    if (hit) this.verified.delete(key);
-    const claims = await this.accessTokens.verify(token, now);
-    if (!claims) return null;
-    this.remember(key, { claims, expiresAt: decodeJwt(token).exp! }, nowSeconds);
-    return claims;
+  constructor(
+    private readonly accessTokens: AccessTokensService,
+    /** The clock the signature check runs by: the system's in the service (see AuthModule). */
+    private readonly clock: Clock,
+  ) {
+    // Every entry has its own lifetime (its token's `exp`); this one is never used.
+    this.verified = new ExpiringCache({ maxEntries: MAX_VERIFIED_TOKENS, ttlMs: Number.MAX_SAFE_INTEGER, clock });
   }
 
-  private remember(key: string, entry: VerifiedToken, nowSeconds: number): void {
-    if (this.verified.size >= MAX_VERIFIED_TOKENS) {
-      for (const [stored, { expiresAt }] of this.verified) if (expiresAt <= nowSeconds - CLOCK_LEEWAY_SECONDS) this.verified.delete(stored);
-      // Still full of live tokens: forget the oldest (Map iteration follows insertion order).
-      for (const stored of this.verified.keys()) {
-        if (this.verified.size < MAX_VERIFIED_TOKENS) break;
-        this.verified.delete(stored);
-      }
-    }
-    this.verified.set(key, entry);
+  /** As AccessTokensService.verify: the claims of a valid token now, or null. */
+  async verify(token: string): Promise<AccessTokenClaims | null> {
+    // Keyed by a digest so the cache holds no usable bearer token.
+    const key = sha256(token, 'base64');
+    const hit = this.verified.get(key);
+    if (hit) return hit;
+    const now = this.clock.now();
+    const claims = await this.accessTokens.verify(token, new Date(now));
+    if (!claims) return null;
+    // The same expiry rule as the verification: valid until `exp` plus the leeway, `nbf` and `iat` only become truer with time.
+    this.verified.set(key, claims, (decodeJwt(token).exp! + CLOCK_LEEWAY_SECONDS) * 1000 - now);
+    return claims;
   }
 }

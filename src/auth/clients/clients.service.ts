@@ -1,11 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { ExpiringCache } from '../../common/cache/expiring-cache.js';
+import { sha256 } from '../../common/crypto/sha256.js';
+import { CLOCK, type Clock, systemClock } from '../../common/time/clock.js';
+import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { AccessTokenEntity } from '../tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
-import { wholeSeconds } from '../users/users.service.js';
 import { UnknownClientError } from './client-errors.js';
 import { OAuthClientEntity } from './oauth-client.entity.js';
 
@@ -22,13 +25,19 @@ const MAX_LABEL_LENGTH = 255;
  * authenticating within this time.
  */
 export const CLIENT_CACHE_MS = 5000;
+/** Few clients exist (one per network-server integration). */
 const MAX_CACHED_CLIENTS = 1000;
 
 @Injectable()
 export class ClientsService {
-  private readonly cache = new Map<string, { client: OAuthClientEntity; until: number }>();
+  private readonly cache: ExpiringCache<string, OAuthClientEntity>;
 
-  constructor(@InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>) {}
+  constructor(
+    @InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>,
+    @Inject(CLOCK) clock: Clock = systemClock,
+  ) {
+    this.cache = new ExpiringCache({ maxEntries: MAX_CACHED_CLIENTS, ttlMs: CLIENT_CACHE_MS, clock });
+  }
 
   /** Registers a client; the secret (generated unless given) is returned once and kept only as a digest. */
   async create(input: { label: string; secret?: string }): Promise<CreatedClient> {
@@ -39,7 +48,7 @@ export class ClientsService {
     if (input.secret !== undefined && input.secret === '') throw new RangeError('The secret must not be empty.');
     const clientSecret = input.secret ?? randomBytes(32).toString('base64url');
     const clientId = randomUUID();
-    await this.clients.insert({ clientId, label, secretHash: sha256Hex(clientSecret), created: wholeSeconds(new Date()) });
+    await this.clients.insert({ clientId, label, secretHash: sha256(clientSecret), created: wholeSeconds(new Date()) });
     return { clientId, clientSecret };
   }
 
@@ -73,32 +82,25 @@ export class ClientsService {
   }
 
   /** The client when the secret matches, otherwise null. */
-  async authenticate(clientId: string, clientSecret: string, now = Date.now()): Promise<OAuthClientEntity | null> {
-    const client = await this.findWithSecret(clientId, now);
-    const presented = Buffer.from(sha256Hex(clientSecret), 'hex');
-    const stored = Buffer.from(client?.secretHash ?? sha256Hex(''), 'hex');
+  async authenticate(clientId: string, clientSecret: string): Promise<OAuthClientEntity | null> {
+    const client = await this.findWithSecret(clientId);
+    const presented = Buffer.from(sha256(clientSecret), 'hex');
+    const stored = Buffer.from(client?.secretHash ?? sha256(''), 'hex');
     const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
     return client && matches ? client : null;
   }
 
   /** Only found clients are remembered: an unknown id is asked of the database every time. */
-  private async findWithSecret(clientId: string, now: number): Promise<OAuthClientEntity | null> {
+  private async findWithSecret(clientId: string): Promise<OAuthClientEntity | null> {
     const cached = this.cache.get(clientId);
-    if (cached && cached.until > now) return cached.client;
-    this.cache.delete(clientId);
+    if (cached) return cached;
     const client = await this.clients
       .createQueryBuilder('client')
       .addSelect('client.secretHash')
       .where('client.clientId = :clientId', { clientId })
       .getOne();
     if (!client) return null;
-    // Few clients exist; a full cache just starts over.
-    if (this.cache.size >= MAX_CACHED_CLIENTS) this.cache.clear();
-    this.cache.set(clientId, { client, until: now + CLIENT_CACHE_MS });
+    this.cache.set(clientId, client);
     return client;
   }
-}
-
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
 }

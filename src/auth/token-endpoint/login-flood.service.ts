@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type FindOptionsWhere, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { wholeSeconds } from '../users/users.service.js';
+import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { LoginFailureEntity } from './login-failure.entity.js';
 import { OAuthErrors } from './oauth-errors.js';
 

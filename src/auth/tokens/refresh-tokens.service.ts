@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { sha256Hex } from '../clients/clients.service.js';
+import { sha256 } from '../../common/crypto/sha256.js';
 import type { TokenGrant } from './access-tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
@@ -15,7 +15,7 @@ export class RefreshTokensService {
   async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<string> {
     const token = randomBytes(48).toString('base64url');
     await manager.insert(RefreshTokenEntity, {
-      tokenHash: sha256Hex(token),
+      tokenHash: sha256(token),
       familyId: grant.familyId,
       clientId: grant.clientId,
       uid: grant.uid,
@@ -33,7 +33,7 @@ export class RefreshTokensService {
       .createQueryBuilder(RefreshTokenEntity, 'token')
       .leftJoin(UserEntity, 'account', 'account.uid = token.uid')
       .addSelect('account.status', 'account_status')
-      .where('token.tokenHash = :tokenHash', { tokenHash: sha256Hex(token) })
+      .where('token.tokenHash = :tokenHash', { tokenHash: sha256(token) })
       .getRawAndEntities<{ account_status: number | boolean | null }>();
     const [stored] = entities;
     if (!stored) return null;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeUserTokens } from '../tokens/token-family.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -68,10 +69,6 @@ export class UsersService {
       .getOne();
   }
 
-  findByUid(uid: number): Promise<UserEntity | null> {
-    return this.users.findOneBy({ uid });
-  }
-
   /** The active user whose credentials these are, or null; takes as long for an unknown name. */
   async verifyCredentials(username: string, password: string): Promise<UserEntity | null> {
     const user = await this.findByName(username);
@@ -119,9 +116,4 @@ export class UsersService {
     });
     return { uid: user.uid, revokedTokens };
   }
-}
-
-/** The database keeps whole seconds; dropping the rest here keeps the entity equal to its row. */
-export function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
