@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { wholeSeconds } from '../common/time/whole-seconds.js';
 import { SENSOR_REPORT_BUNDLE } from '../serialization/sensor-record.model.js';
 import type { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
+import { DEFAULT_HEARTBEAT_TIMEOUT } from './dto/payload-fields.dto.js';
 import type { SensorRecordEntity } from './sensor-record.entity.js';
-import { parseDeviceTime, resolveDeviceTime } from './values/device-time.js';
+import { resolveDeviceTime } from './values/device-time.js';
 
-export const DEFAULT_HEARTBEAT_TIMEOUT = 86_400;
 const TITLE_LABEL = 'Sensor report';
 
 export interface NewRowContext {
@@ -21,9 +21,9 @@ export type NewSensorRecordRow = Omit<SensorRecordEntity, 'nid' | 'vid'>;
 
 export function newSensorRecordRow(submission: CreateSensorRecordDto, context: NewRowContext): NewSensorRecordRow {
   const { metadata, payload_fields: fields } = submission;
-  const deviceTime = parseDeviceTime(metadata.time);
-  // Validation has already refused every time this could not read.
-  if (!deviceTime) throw new Error(`Unreadable device time ${metadata.time}`);
+  const deviceTime = metadata.time.parsed;
+  // Validation has already refused every time that does not read.
+  if (!deviceTime) throw new Error(`Unreadable device time ${metadata.time.text}`);
   const gateway = metadata.gateways?.[0];
   const created = wholeSeconds(context.now);
   return {
@@ -38,7 +38,7 @@ export function newSensorRecordRow(submission: CreateSensorRecordDto, context: N
     revisionLog: null,
     uid: context.uid,
     revisionUid: context.uid,
-    title: `${TITLE_LABEL}: ${submission.dev_id} (${metadata.time})`,
+    title: `${TITLE_LABEL}: ${submission.dev_id} (${metadata.time.text})`,
     created,
     changed: created,
     revisionTimestamp: created,

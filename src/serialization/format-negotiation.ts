@@ -37,14 +37,15 @@ export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: 
   }
 }
 
-/** One line: control characters in what the caller sent are shown escaped. */
-function unknownFormat(shown: string): ApiException {
+/** The 406 text for a `_format` that names no format; one line: control characters in what the caller sent are shown escaped. */
+export function unknownFormatMessage(shown: string): string {
   // eslint-disable-next-line no-control-regex -- escaping control characters is the point
   const oneLine = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return new ApiException(
-    HttpStatus.NOT_ACCEPTABLE,
-    `No route found for the specified format ${oneLine}. Supported formats: ${RESPONSE_FORMATS.join(', ')}.`,
-  );
+  return `No route found for the specified format ${oneLine}. Supported formats: ${RESPONSE_FORMATS.join(', ')}.`;
+}
+
+function unknownFormat(shown: string): ApiException {
+  return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown));
 }
 
 /** The first known media range by quality, then by order of appearance; q=0 means "not this one". */

@@ -67,3 +67,6 @@ export function isDatabaseTimeout(error: unknown): boolean {
 function primaryCode(code: string): string {
   return code.startsWith('SQLITE_') ? code.split('_').slice(0, 2).join('_') : code;
 }
+
+/** The 503 text when the database cannot be reached or answers too late: nothing was stored. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is temporarily unavailable; nothing was stored. Please retry.';

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ApiException } from '../errors/api-exception.js';
 import { CommitUnconfirmedError } from '../errors/commit-unconfirmed.error.js';
-import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { allowedMethods } from '../http/allowed-methods.js';
 import { BODY_TOO_LARGE_MESSAGE, noRouteMessage } from '../http/route-messages.js';
 
@@ -57,7 +57,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
           message:
             exception instanceof CommitUnconfirmedError
               ? 'The database did not confirm the record in time: it may have been stored. A retry may store it twice.'
-              : 'The database is temporarily unavailable; nothing was stored. Please retry.',
+              : DATABASE_UNAVAILABLE_MESSAGE,
         },
         headers: { 'Retry-After': DATABASE_RETRY_AFTER },
       };

@@ -6,6 +6,9 @@ export const SENSOR_EVENTS = ['Sprung', 'Set', 'Vibration', 'Heartbeat', 'Baitle
 export const SENSOR_STATUSES = ['Sprung', 'Set', 'Baitlevel'] as const;
 export const TILT_SENSOR_STATES = ['True', 'False', 'Fail', 'NotInstalled'] as const;
 
+/** `field_timeout` of a submission without one: a heartbeat a day. */
+export const DEFAULT_HEARTBEAT_TIMEOUT = 86_400;
+
 const tiltFromBoolean = (value: unknown) => (typeof value === 'boolean' ? (value ? 'True' : 'False') : value);
 
 export class PayloadFieldsDto {
@@ -35,11 +38,11 @@ export class PayloadFieldsDto {
   @Unwrapped(decimal())
   field_battery_voltage?: string;
 
-  @Unwrapped(choice(TILT_SENSOR_STATES, tiltFromBoolean))
+  @Unwrapped(choice(TILT_SENSOR_STATES, { coerce: tiltFromBoolean, description: 'JSON true and false are read as True and False.' }))
   field_tilt_sensor?: string;
 
   /** Seconds; -1 no heartbeat, 0 expired. Absent means 86400. */
-  @Unwrapped(integer(-1, INT32_MAX))
+  @Unwrapped(integer(-1, INT32_MAX), { default: DEFAULT_HEARTBEAT_TIMEOUT })
   field_timeout?: number;
 
   /** Bait level, rounded like the other decimals. */

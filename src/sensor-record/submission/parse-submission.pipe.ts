@@ -40,16 +40,22 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
     const href = typeLink(document);
     if (href !== undefined && href !== this.typeHref) {
       const shown = typeof href === 'string' ? href : JSON.stringify(href);
-      throw new ApiException(422, `Type ${shown} does not correspond to an entity on this site.`);
+      throw new ApiException(422, unknownTypeLinkMessage(shown));
     }
     return document;
   }
 }
 
+/** 415 for a Content-Type other than JSON's (Drupal's router text). */
+export const unsupportedContentTypeMessage = (header: string) => `No route found that matches "Content-Type: ${header}"`;
+
+/** 422 for a `_links.type.href` that names another type (Drupal's HAL denormalizer text). */
+export const unknownTypeLinkMessage = (href: string) => `Type ${href} does not correspond to an entity on this site.`;
+
 function assertJsonContentType(header: string | undefined): void {
   if (!header?.trim()) throw new ApiException(415, 'No "Content-Type" request header specified');
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
-  if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, `No route found that matches "Content-Type: ${header}"`);
+  if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
   const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
   const name = charset?.slice(charset.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
   if (name !== undefined && !UTF8_CHARSETS.has(name.toLowerCase())) {

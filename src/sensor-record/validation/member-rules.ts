@@ -1,20 +1,28 @@
+import type { SchemaObject } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { readDecimal, DECIMAL_LIMIT } from '../values/decimal.js';
-import { DEVICE_TIME_MAX_LENGTH, parseDeviceTime } from '../values/device-time.js';
+import { DEVICE_TIME_MAX_LENGTH, SubmittedTime } from '../values/device-time.js';
 import { violationMessages as messages } from './violation-messages.js';
 
-/** How one member is checked after unwrapping, and how an accepted spelling becomes the stored value. */
+/**
+ * How one member is checked after unwrapping, how an accepted spelling becomes the stored value, and
+ * how the OpenAPI description shows the value: the checks and the description come from the same
+ * numbers, lists and patterns.
+ */
 export interface MemberRule {
   /** Applied to a present value before validation; what it does not recognise it returns unchanged. */
   coerce?: (value: unknown) => unknown;
   /** Run in order; only the first failing one is reported for a member. */
   validators: PropertyDecorator[];
+  /** The JSON schema of the bare value (the wrapped shapes are added by the member's decorator). */
+  schema: SchemaObject;
 }
 
 export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
 const INTEGER_TEXT = /^[+-]?\d+$/;
-const MAC_ADDRESS = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/;
+// Either case on input; stored upper-case.
+const MAC_ADDRESS = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$/;
 // C0 and C1 controls, DEL, the XML 1.0 non-characters and unpaired surrogates: none survives an XML rendering.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -29,17 +37,25 @@ const maxLength = (limit: number) => check('maxLength', messages.tooLong(limit),
 
 export function text(limit: number, options: { notBlank?: boolean } = {}): MemberRule {
   const notBlank = check('notBlank', messages.notBlank, (value) => value !== '');
-  return { validators: [isString, ...(options.notBlank ? [notBlank] : []), noControlCharacters, maxLength(limit)] };
+  return {
+    validators: [isString, ...(options.notBlank ? [notBlank] : []), noControlCharacters, maxLength(limit)],
+    schema: { type: 'string', ...(options.notBlank ? { minLength: 1 } : {}), maxLength: limit, description: 'No control characters.' },
+  };
 }
 
-export function choice(values: readonly string[], coerce?: (value: unknown) => unknown): MemberRule {
-  return { coerce, validators: [check('choice', messages.choice, (value) => values.includes(value as string))] };
+export function choice(values: readonly string[], options: { coerce?: (value: unknown) => unknown; description?: string } = {}): MemberRule {
+  return {
+    coerce: options.coerce,
+    validators: [check('choice', messages.choice, (value) => values.includes(value as string))],
+    schema: { type: 'string', enum: [...values], ...(options.description ? { description: options.description } : {}) },
+  };
 }
 
 export function macAddress(): MemberRule {
   return {
     coerce: (value) => (typeof value === 'string' ? value.toUpperCase() : value),
     validators: [check('macAddress', messages.macAddress, (value) => typeof value === 'string' && MAC_ADDRESS.test(value))],
+    schema: { type: 'string', pattern: MAC_ADDRESS.source, example: 'B8:27:EB:0A:1B:2C', description: 'Stored upper-case.' },
   };
 }
 
@@ -50,6 +66,7 @@ export function integer(min: number, max: number): MemberRule {
       check('isInteger', messages.type('integer'), (value) => Number.isInteger(value)),
       check('range', messages.range(min, max), (value) => (value as number) >= min && (value as number) <= max),
     ],
+    schema: { type: 'integer', minimum: min, maximum: max, description: 'Also a string holding the integer, e.g. "42".' },
   };
 }
 
@@ -63,15 +80,31 @@ export function decimal(): MemberRule {
       check('isNumeric', messages.type('numeric'), (value) => readDecimal(value).kind !== 'not-a-number'),
       check('range', messages.range(-DECIMAL_LIMIT, DECIMAL_LIMIT), (value) => readDecimal(value).kind === 'decimal'),
     ],
+    schema: {
+      type: 'number',
+      minimum: -DECIMAL_LIMIT,
+      maximum: DECIMAL_LIMIT,
+      description: 'Also a numeric string, e.g. "3.6"; stored rounded to 3 places, half away from zero.',
+    },
   };
 }
 
+/** Read once here: the accepted value is a SubmittedTime carrying what the text reads as. */
 export function deviceTime(): MemberRule {
+  const isRead = (value: unknown): value is SubmittedTime => value instanceof SubmittedTime;
   return {
+    coerce: (value) => (typeof value === 'string' && [...value].length <= DEVICE_TIME_MAX_LENGTH ? new SubmittedTime(value) : value),
     validators: [
-      isString,
-      maxLength(DEVICE_TIME_MAX_LENGTH),
-      check('datetime', messages.datetime, (value) => parseDeviceTime(value as string) !== null),
+      check('isString', messages.type('string'), (value) => isRead(value) || typeof value === 'string'),
+      // Only a string too long to be read stays a string.
+      check('maxLength', messages.tooLong(DEVICE_TIME_MAX_LENGTH), (value) => isRead(value)),
+      check('datetime', messages.datetime, (value) => isRead(value) && value.parsed !== null),
     ],
+    schema: {
+      type: 'string',
+      maxLength: DEVICE_TIME_MAX_LENGTH,
+      example: '2020-07-22T06:11:11+12:00',
+      description: 'YYYY-MM-DD, T or a space, HH:MM[:SS[.fraction]], then optionally Z or an offset; without one, local to SITE_TIMEZONE.',
+    },
   };
 }

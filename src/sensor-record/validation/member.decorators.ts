@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type SchemaObject } from '@nestjs/swagger';
 import { Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import { IsDefined, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
 import type { MemberRule } from './member-rules.js';
@@ -9,6 +10,14 @@ interface MemberOptions {
   required?: boolean;
   /** Inner key of the wrapped shapes: `value`, or `target_id` for `type`. */
   key?: string;
+  /** What an absent member is stored as, for the OpenAPI description. */
+  default?: unknown;
+}
+
+/** The OpenAPI schema of a member in its three accepted shapes, the list of one first (the spec's shape). */
+export function memberShapes(value: SchemaObject, key: string): SchemaObject[] {
+  const item: SchemaObject = { type: 'object', required: [key], properties: { [key]: value } };
+  return [{ type: 'array', minItems: 1, maxItems: 1, items: item }, item, value];
 }
 
 const presence = (required: boolean | undefined) => (required ? IsDefined({ message: messages.notNull }) : IsOptional());
@@ -32,6 +41,11 @@ const ReadByTransform = (): PropertyDecorator => (target, property) => Expose({ 
 export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): PropertyDecorator {
   const key = options.key ?? 'value';
   return applyDecorators(
+    ApiProperty({
+      required: options.required ?? false,
+      oneOf: memberShapes(rule.schema, key),
+      ...(options.default === undefined ? {} : { default: options.default }),
+    }),
     ReadByTransform(),
     Transform(({ obj, key: property }) => {
       const value = unwrapMember((obj as Record<string, unknown>)[property], key);
@@ -46,6 +60,7 @@ export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): Proper
 /** A member that must be a JSON object, validated as `type`. */
 export function NestedObject(type: () => new () => object, options: Pick<MemberOptions, 'required'> = {}): PropertyDecorator {
   return applyDecorators(
+    ApiProperty({ type: () => type(), required: options.required ?? false }),
     Expose(),
     Type(type),
     presence(options.required),
@@ -66,6 +81,7 @@ export function NestedObject(type: () => new () => object, options: Pick<MemberO
  */
 export function NestedList(type: () => new () => object, maxItems: number): PropertyDecorator {
   return applyDecorators(
+    ApiProperty({ type: () => type(), isArray: true, required: false, maxItems }),
     ReadByTransform(),
     Transform(({ obj, key, options }) => {
       const list = (obj as Record<string, unknown>)[key];

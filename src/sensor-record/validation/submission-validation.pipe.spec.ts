@@ -108,7 +108,7 @@ describe('submissionValidationPipe', () => {
       field_battery_voltage: '3.142',
       field_data: '21',
     });
-    expect(report.metadata.time).toBe('2020-07-22T06:11:11Z');
+    expect(report.metadata.time.text).toBe('2020-07-22T06:11:11Z');
     expect(report.metadata.gateways?.[0]).toMatchObject({ field_rssi: -97, field_snr: '9.25' });
   });
 

@@ -13,10 +13,13 @@ export function describeViolations(errors: ValidationError[], parentPath = '', p
 /** Violations listed in one 406 message; the rest are counted, so a hostile body cannot make the answer huge. */
 export const MAX_LISTED_VIOLATIONS = 20;
 
-/** The 406 Drupal's REST module answers for an entity that fails validation: one `<path>: <reason>` line per violation. */
-export function validationFailure(errors: ValidationError[]): ApiException {
-  const violations = describeViolations(errors);
+/** The message of Drupal's REST 406 for an entity that fails validation: one `<path>: <reason>` line per violation. */
+export function violationReport(violations: string[]): string {
   const lines = violations.slice(0, MAX_LISTED_VIOLATIONS);
   if (violations.length > lines.length) lines.push(`… and ${violations.length - lines.length} more.`);
-  return new ApiException(406, `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}`);
+  return `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}`;
+}
+
+export function validationFailure(errors: ValidationError[]): ApiException {
+  return new ApiException(406, violationReport(describeViolations(errors)));
 }

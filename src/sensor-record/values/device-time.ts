@@ -12,6 +12,19 @@ export interface DeviceTime {
   offsetMinutes: number | null;
 }
 
+/**
+ * `metadata.time` as validation leaves it: the text exactly as submitted (the title quotes it) and
+ * what it reads as, so that nothing after validation reads it again. `parsed` is null for a text that
+ * names no time, which validation then refuses.
+ */
+export class SubmittedTime {
+  readonly parsed: DeviceTime | null;
+
+  constructor(readonly text: string) {
+    this.parsed = parseDeviceTime(text);
+  }
+}
+
 export const DEVICE_TIME_MAX_LENGTH = 64;
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
