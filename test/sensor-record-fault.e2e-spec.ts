@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
-import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js';
 import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { databaseOutage } from './utils/database-outage.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
+import { countWrites } from './utils/count-writes.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
 
@@ -14,7 +14,7 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
   const outage = databaseOutage('cut');
   let testApp: TestApp;
   let token: string;
-  let writes = 0;
+  let writes: () => number;
 
   const post = () => submit(testApp.app, submissionFrom(submissionStub.trapSprung), { token, format: 'json' });
 
@@ -25,12 +25,7 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
     testApp = await createTestApp();
     await testApp.reset();
     token = (await ingestCaller(testApp.app)).accessToken;
-    const writer = testApp.app.get(SensorRecordWriter);
-    const write = writer.write.bind(writer);
-    jest.spyOn(writer, 'write').mockImplementation((row) => {
-      writes++;
-      return write(row);
-    });
+    writes = countWrites(testApp.app);
   });
 
   afterAll(async () => {
@@ -55,7 +50,7 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
 
     const before = stream(40);
     // Some rows written, the rest of the stream still to come: the outage meets requests in flight.
-    await until(() => writes >= 8);
+    await until(() => writes() >= 8);
     await outage.begin();
     await before;
     await stream(20);

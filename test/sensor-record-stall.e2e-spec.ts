@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js';
 import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { createClient, createUser, ingestCaller, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { databaseOutage } from './utils/database-outage.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
+import { countWrites } from './utils/count-writes.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
 
@@ -31,7 +31,7 @@ describe('Requests while the database stalls', () => {
   const outage = databaseOutage('stall');
   let testApp: TestApp;
   let token: string;
-  let writes = 0;
+  let writes: () => number;
   let sequence = 0;
 
   beforeAll(async () => {
@@ -41,12 +41,7 @@ describe('Requests while the database stalls', () => {
     testApp = await createTestApp();
     await testApp.reset();
     token = (await ingestCaller(testApp.app)).accessToken;
-    const writer = testApp.app.get(SensorRecordWriter);
-    const write = writer.write.bind(writer);
-    jest.spyOn(writer, 'write').mockImplementation((row) => {
-      writes++;
-      return write(row);
-    });
+    writes = countWrites(testApp.app);
   });
 
   afterAll(async () => {
@@ -81,7 +76,7 @@ describe('Requests while the database stalls', () => {
         if (answer.duringStall) answeredDuringStall++;
       }
     });
-    await until(() => writes >= 8);
+    await until(() => writes() >= 8);
 
     await outage.begin();
     stalled = true;

@@ -17,13 +17,13 @@ import { violationMessages } from './validation/violation-messages.js';
 // code that answers them: nothing here restates a rule.
 
 /** The documented 406 of a submission: what the service answers for a body without `dev_id` and with an unknown event. */
-export const VALIDATION_FAILURE_EXAMPLE = violationReport([
+const VALIDATION_FAILURE_EXAMPLE = violationReport([
   `dev_id: ${violationMessages.notNull}`,
   `payload_fields.field_event: ${violationMessages.choice}`,
 ]);
 
 /** The documented 406 of an unknown `_format` (here `_format=yaml`). */
-export const UNKNOWN_FORMAT_EXAMPLE = unknownFormatMessage('yaml');
+const UNKNOWN_FORMAT_EXAMPLE = unknownFormatMessage('yaml');
 
 const FORMAT_QUERY = ApiQuery({
   name: '_format',
@@ -32,7 +32,7 @@ const FORMAT_QUERY = ApiQuery({
   description: 'Rendering of the answer. Without it the Accept header decides; the default is hal_json.',
 });
 
-export const SPEC_EXAMPLE = {
+const SPEC_EXAMPLE = {
   dev_id: '0004A30B001C1234',
   metadata: { time: '2020-07-22T06:11:11+12:00', gateways: [{ rssi: -97, snr: 9.25 }] },
   payload_fields: {
@@ -49,7 +49,7 @@ export const SPEC_EXAMPLE = {
   },
 };
 
-export const BAIT_LEVEL_EXAMPLE = {
+const BAIT_LEVEL_EXAMPLE = {
   dev_id: '0004A30B001C5678',
   metadata: { time: '2020-07-22 06:11:11' },
   payload_fields: {

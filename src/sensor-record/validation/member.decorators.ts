@@ -15,7 +15,7 @@ interface MemberOptions {
 }
 
 /** The OpenAPI schema of a member in its three accepted shapes, the list of one first (the spec's shape). */
-export function memberShapes(value: SchemaObject, key: string): SchemaObject[] {
+function memberShapes(value: SchemaObject, key: string): SchemaObject[] {
   const item: SchemaObject = { type: 'object', required: [key], properties: { [key]: value } };
   return [{ type: 'array', minItems: 1, maxItems: 1, items: item }, item, value];
 }

@@ -2,7 +2,7 @@ import type { ValidationError } from 'class-validator';
 import { ApiException } from '../../common/errors/api-exception.js';
 
 /** One `<path>: <reason>` line per violation; paths name members as submitted (`metadata.gateways[0].rssi`). */
-export function describeViolations(errors: ValidationError[], parentPath = '', parentIsList = false): string[] {
+function describeViolations(errors: ValidationError[], parentPath = '', parentIsList = false): string[] {
   return errors.flatMap((error) => {
     const path = parentIsList ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
     const reasons = Object.values(error.constraints ?? {}).map((reason) => `${path}: ${reason}`);
