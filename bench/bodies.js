@@ -1,4 +1,5 @@
-// Valid sensor-report bodies for the load (decisions §2–§4): varied devices, events, shapes and time
+// @ts-check
+// Valid submissions for the load (docs/interface.md#submitting-a-sensor-record): varied devices, events, shapes and time
 // formats. Each body is a pre-rendered template with two holes, the dev_id prefix and the request's
 // serial number (sent as `field_sequence`), so building a request costs two string joins rather than a
 // JSON.stringify on the load generator's share of the CPU. The serial makes every request
@@ -50,7 +51,7 @@ function timeText(rnd) {
 }
 
 function reportObject(rnd, device) {
-  // Mostly the spec's list shape; some bodies use the `{value}` or bare shapes decisions §2 allows.
+  // Mostly the spec's list shape; some bodies use the `{value}` or bare shapes (docs/interface.md#member-shapes).
   const shape = rnd();
   const wrap = (value) => (shape < 0.8 ? [{ value }] : shape < 0.9 ? { value } : value);
   const event = EVENTS[Math.floor(rnd() * EVENTS.length)];

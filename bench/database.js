@@ -1,3 +1,4 @@
+// @ts-check
 // MariaDB housekeeping for the benchmark: make sure the server is up, recreate the bench database,
 // and read back the rows one load run left (by dev_id prefix) for the accounting.
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,8 @@ export async function ensureServer(serverUrl, { timeoutMs = 30_000 } = {}) {
   const url = new URL(serverUrl);
   try {
     return await connect(url);
-  } catch (first) {
+  } catch (error) {
+    const first = /** @type {NodeJS.ErrnoException} */ (error);
     if (!['127.0.0.1', 'localhost'].includes(url.hostname)) throw first;
     process.stderr.write(`bench: MariaDB not answering (${first.code ?? first.message}); starting it\n`);
     spawnSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd'], { stdio: 'inherit' });

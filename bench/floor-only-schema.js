@@ -1,5 +1,6 @@
+// @ts-check
 // Used only by `npm run bench -- --floor-only` (a self-test of the harness without the service): a
-// `sensor_report` table shaped as decisions §5 describes it. In a normal run the service's own
+// `sensor_report` table shaped as docs/interface.md#the-stored-record describes it. In a normal run the service's own
 // migration creates the table and the floor inserts into that one.
 export const FLOOR_ONLY_SCHEMA = `
 CREATE TABLE sensor_report (

@@ -1,9 +1,10 @@
+// @ts-check
 // What the floor server extracts from a submission and how it maps onto the `sensor_report` row.
 // Deliberately the bare minimum of the service's essential work: unwrap the members, parse the
 // time, normalise the decimals and the MAC address, build the title; no framework, no validation
 // library. Bench bodies are always valid, so a missing required member is only a 406 here.
 
-/** `[{"value": x}]`, `{"value": x}` or bare `x` (decisions §2). */
+/** `[{"value": x}]`, `{"value": x}` or bare `x` (docs/interface.md#member-shapes). */
 export function unwrap(member, key = 'value') {
   if (Array.isArray(member)) member = member[0];
   if (member !== null && typeof member === 'object') return member[key];

@@ -1,3 +1,4 @@
+// @ts-check
 // The floor: the least a server on this stack must do per submission, as the denominator of the
 // benchmark. Plain node:http + mysql2, no framework: RS256 bearer verification (jose, same key and
 // claim checks as the service), JSON parse, one autocommitted INSERT of the same columns into the
@@ -100,11 +101,12 @@ for (const name of [
 for (const [name, value] of Object.entries(JSON.parse(env.FLOOR_EXTRA_COLUMNS ?? '{}'))) producers[name] = () => value;
 
 async function insertStatement() {
-  const [columns] = await pool.query(
+  const [rows] = await pool.query(
     `SELECT column_name AS name, is_nullable AS nullable, column_default AS def, extra
        FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`,
     [table],
   );
+  const columns = /** @type {Array<{ name: string; nullable: string; def: unknown; extra: string }>} */ (rows);
   if (columns.length === 0) throw new Error(`table ${table} does not exist in ${url.pathname.slice(1)}`);
   const filled = [];
   const missing = [];
@@ -168,7 +170,7 @@ async function createRecord(req, res) {
   try {
     raw = await bodyPromise;
   } catch (error) {
-    return send(res, error.status ?? 400, JSON.stringify({ message: 'Request body too large.' }));
+    return send(res, /** @type {{ status?: number }} */ (error).status ?? 400, JSON.stringify({ message: 'Request body too large.' }));
   }
   let parsed;
   try {
@@ -182,16 +184,17 @@ async function createRecord(req, res) {
   }
   const uuid = randomUUID();
   try {
+    /** @type {[import('mysql2').ResultSetHeader, unknown]} */
     const [result] = await pool.execute(insert.sql, insert.values({ report, uuid, now: new Date(), raw, ...caller }));
     send(res, 201, JSON.stringify({ nid: result.insertId, uuid }), { Location: `${issuer}/node/${result.insertId}` });
   } catch (error) {
-    process.stderr.write(`floor: insert failed: ${error.message}\n`);
+    process.stderr.write(`floor: insert failed: ${/** @type {Error} */ (error).message}\n`);
     send(res, 503, JSON.stringify({ message: 'Database unavailable.' }), { 'Retry-After': '5' });
   }
 }
 
 const server = http.createServer((req, res) => {
-  const path = req.url.split('?', 1)[0];
+  const path = (req.url ?? '').split('?', 1)[0];
   if (req.method === 'POST' && path === '/api-sensor/iot/sensor-record') {
     createRecord(req, res).catch((error) => {
       process.stderr.write(`floor: ${error.stack}\n`);

@@ -1,3 +1,4 @@
+// @ts-check
 // One ingestion load run: autocannon against one server with the shared valid bodies, every request
 // numbered (its serial travels as `field_sequence`, its run as the dev_id prefix), so afterwards the
 // rows in the database can be matched one by one against the answers received.

@@ -1,3 +1,4 @@
+// @ts-check
 // Child processes of the benchmark: started with their output in a log file, tracked so every one of
 // them is killed when the run ends for any reason (normal end, failure, Ctrl-C, watchdog).
 import { spawn } from 'node:child_process';
@@ -41,11 +42,20 @@ function installHooks() {
   }
 }
 
-/** Starts a long-running child whose stdout/stderr go to `logFile`. */
+/** @typedef {import('node:child_process').ChildProcess & { benchName: string; logFile: string }} BenchChild */
+
+/**
+ * Starts a long-running child whose stdout/stderr go to `logFile`.
+ * @param {string} name
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv; cwd?: string; logFile: string }} options
+ * @returns {BenchChild}
+ */
 export function startChild(name, command, args, { env, cwd, logFile }) {
   installHooks();
   const fd = openSync(logFile, 'a');
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', fd, fd] });
+  const child = /** @type {BenchChild} */ (spawn(command, args, { cwd, env, stdio: ['ignore', fd, fd] }));
   closeSync(fd);
   child.benchName = name;
   child.logFile = logFile;
@@ -63,7 +73,12 @@ export function logTail(child, lines = 25) {
   }
 }
 
-/** Runs a command to completion within `timeoutMs`; resolves `{code, stdout, stderr}`. */
+/**
+ * Runs a command to completion within `timeoutMs`; resolves `{code, stdout, stderr}`.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }} [options]
+ */
 export function runCommand(command, args, { env, cwd, timeoutMs = 120_000 } = {}) {
   installHooks();
   return new Promise((resolve, reject) => {
@@ -103,7 +118,8 @@ export async function waitForHttp(url, child, timeoutMs = 60_000) {
       if (res.ok) return;
       last = `HTTP ${res.status}`;
     } catch (error) {
-      last = error.cause?.code ?? error.message;
+      const failure = /** @type {Error & { cause?: { code?: string } }} */ (error);
+      last = failure.cause?.code ?? failure.message;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

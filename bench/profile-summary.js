@@ -1,3 +1,4 @@
+// @ts-check
 // Summarises a `--cpu-prof` profile (from `npm run bench -- --profile`): self time by package / area
 // and the top functions, so "where does the time go" is read from a measurement.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // Turns the measurements into the markdown table the benchmark prints (and the README quotes).
 
 export const median = (values) => {

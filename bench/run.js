@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench`: ingestion benchmark of the service against the bare-stack floor, plus the token
 // endpoint (what it measures: the Benchmark section of the README). Options (flags or
 // environment), all optional:
@@ -105,7 +106,8 @@ async function main() {
 
   // Database: fresh every run.
   const admin = await ensureServer(cfg.databaseServer);
-  const [[{ version }]] = await admin.query('SELECT VERSION() AS version');
+  const [versionRows] = await admin.query('SELECT VERSION() AS version');
+  const [{ version }] = /** @type {Array<{ version: string }>} */ (versionRows);
   await recreateDatabase(admin, cfg.database);
   await admin.end();
   const databaseUrl = `${cfg.databaseServer.replace(/\/+$/, '')}/${cfg.database}`;
@@ -128,6 +130,7 @@ async function main() {
   const floorUrl = `http://127.0.0.1:${cfg.floorPort}`;
   const profileDir = join(resultsDir, `profiles-${stamp}`);
   const nodeFlags = (name) => (cfg.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`, '--import', './bench/exit-on-sigterm.js'] : []);
+  /** @type {import('./processes.js').BenchChild | null} */
   let service = null;
   let credentials = null;
   let token;
@@ -209,7 +212,7 @@ async function main() {
     floor: { readyRssMiB: memoryOf(floor.pid).rssMiB, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
   };
   const sample = () => {
-    for (const [name, child] of [['service', service], ['floor', floor]]) {
+    for (const [name, child] of /** @type {Array<['service' | 'floor', import('./processes.js').BenchChild | null]>} */ ([['service', service], ['floor', floor]])) {
       if (!child || child.exitCode !== null) continue;
       const m = memoryOf(child.pid);
       if (Number.isFinite(m.hwmMiB)) memory[name].hwmMiB = m.hwmMiB;
@@ -228,6 +231,7 @@ async function main() {
     runIndex++;
     const prefix = `b${runIndex}${side[0]}`;
     const child = side === 'service' ? service : floor;
+    if (!child) throw new Error(`${side} was not started`);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${side} died:\n${logTail(child)}`);
     const before = await statusCounters(db);
     const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(dbPid), load: process.cpuUsage() };
@@ -266,6 +270,7 @@ async function main() {
 
   const tokens = [];
   if (!cfg.floorOnly && cfg.tokenDurationSec > 0) {
+    if (!service) throw new Error('service was not started');
     for (const kind of (process.env.BENCH_TOKEN_KINDS ?? 'refresh,password').split(',')) {
       const before = { server: cpuSecondsOf(service.pid), database: cpuSecondsOf(dbPid), counters: await statusCounters(db) };
       const result = await tokenRun({ baseUrl: serviceUrl, kind, credentials, concurrency: cfg.tokenConcurrency, durationSec: cfg.tokenDurationSec });

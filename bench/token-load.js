@@ -1,3 +1,4 @@
+// @ts-check
 // Token endpoint load. A refresh grant revokes the refresh token it consumes, so a fixed-body load
 // generator cannot drive it: each worker here chains its own tokens (answer n's refresh_token is
 // request n+1's), over keep-alive connections. Password grants repeat the right credentials (only
@@ -34,6 +35,12 @@ function postForm(agent, baseUrl, form, timeoutMs) {
   });
 }
 
+/**
+ * @param {string} baseUrl
+ * @param {Record<string, string>} credentials
+ * @param {import('node:http').Agent} [agent]
+ * @param {number} [timeoutMs]
+ */
 export async function passwordGrant(baseUrl, credentials, agent = undefined, timeoutMs = 10_000) {
   const res = await postForm(agent, baseUrl, { grant_type: 'password', ...credentials }, timeoutMs);
   if (res.status !== 200) throw new Error(`password grant answered ${res.status}: ${res.text.slice(0, 300)}`);
@@ -92,7 +99,7 @@ export async function tokenRun({ baseUrl, kind, credentials, concurrency, durati
           try {
             chains[index] = (await passwordGrant(baseUrl, credentials, agent, 30_000)).refresh_token;
           } catch (error) {
-            if (samples.length < 5) samples.push({ status: 'regrant', body: error.message.slice(0, 300) });
+            if (samples.length < 5) samples.push({ status: 'regrant', body: /** @type {Error} */ (error).message.slice(0, 300) });
             return;
           }
         }
