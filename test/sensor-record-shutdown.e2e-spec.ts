@@ -117,9 +117,12 @@ describe('Graceful shutdown', () => {
         },
       });
       const outcome = new Promise<Outcome>((resolve) => {
-        call.once('response', (response) =>
-          readBody(response).then(() => resolve({ id, status: response.statusCode, connection: response.headers.connection })),
-        );
+        call.once('response', (response) => {
+          readBody(response).then(
+            () => resolve({ id, status: response.statusCode, connection: response.headers.connection }),
+            (error: Error) => resolve({ id, error: error.message }),
+          );
+        });
         call.once('error', (error: NodeJS.ErrnoException) => resolve({ id, error: error.code ?? error.message }));
       });
       return { call, outcome };

@@ -81,7 +81,9 @@ describe('SIGTERM to the running service', () => {
       });
       const continued = new Promise<void>((done) => call.once('continue', () => done()));
       const answered = new Promise<{ status?: number; body: string }>((done, fail) => {
-        call.once('response', (response) => readBody(response).then((text) => done({ status: response.statusCode, body: text })));
+        call.once('response', (response) => {
+          readBody(response).then((text) => done({ status: response.statusCode, body: text }), fail);
+        });
         call.once('error', fail);
       });
       call.flushHeaders();
