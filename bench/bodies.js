@@ -84,8 +84,8 @@ export function bodyTemplates(count = TEMPLATE_COUNT, seed = 20251121) {
   return Array.from({ length: count }, (_, i) => {
     const json = JSON.stringify(reportObject(rnd, (i * 7919) % DEVICE_COUNT));
     const [head, rest, ...more] = json.split(DEV_HOLE);
-    const [middle, tail, ...again] = rest.split(String(SEQ_HOLE));
-    if (more.length > 0 || again.length > 0 || tail === undefined) throw new Error(`bad body template ${i}`);
+    const [middle, tail, ...again] = (rest ?? '').split(String(SEQ_HOLE));
+    if (rest === undefined || more.length > 0 || again.length > 0 || tail === undefined) throw new Error(`bad body template ${i}`);
     return [head, middle, tail];
   });
 }

@@ -35,10 +35,10 @@ export function timeParser(timeZone) {
   return (text) => {
     const m = typeof text === 'string' ? TIME.exec(text) : null;
     if (!m) return null;
-    const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+    const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
     if (m[7]) return new Date(wall);
     if (m[8]) {
-      const offset = (+m[9] * 60 + +(m[10] ?? 0)) * 60000;
+      const offset = (Number(m[9]) * 60 + Number(m[10] ?? 0)) * 60000;
       return new Date(m[8] === '+' ? wall - offset : wall + offset);
     }
     const guess = wall - zoneOffset(wall, formatter);

@@ -145,10 +145,10 @@ function readBody(req) {
 }
 
 async function authenticate(header) {
-  const match = /^bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match) return null;
+  const token = /^bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  if (token === undefined) return null;
   try {
-    const { payload } = await jwtVerify(match[1], publicKey, verifyOptions);
+    const { payload } = await jwtVerify(token, publicKey, verifyOptions);
     const uid = Number(payload.sub);
     if (!Number.isInteger(uid)) return null;
     return { user: await userFor(uid), clientId: Array.isArray(payload.aud) ? payload.aud[0] : payload.aud };

@@ -107,7 +107,7 @@ async function main() {
   // Database: fresh every run.
   const admin = await ensureServer(cfg.databaseServer);
   const [versionRows] = await admin.query('SELECT VERSION() AS version');
-  const [{ version }] = /** @type {Array<{ version: string }>} */ (versionRows);
+  const [{ version }] = /** @type {[{ version: string }]} */ (versionRows);
   await recreateDatabase(admin, cfg.database);
   await admin.end();
   const databaseUrl = `${cfg.databaseServer.replace(/\/+$/, '')}/${cfg.database}`;
@@ -332,5 +332,5 @@ function startScriptNodeFlags() {
   const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
   const flags = /^node\s+(.*?)\s*dist\/main\.js$/.exec(start);
   if (!flags) throw new Error(`package.json "start" is not "node [flags] dist/main.js": ${start}`);
-  return flags[1].split(/\s+/).filter(Boolean);
+  return (flags[1] ?? '').split(/\s+/).filter(Boolean);
 }

@@ -81,8 +81,9 @@ describe('Token endpoint: password grant and errors', () => {
     expect(rows[0]).toMatchObject({ tokenHash: sha256(body.refresh_token), uid: user.uid, clientId: client.clientId, revoked: false });
     expect(JSON.stringify(rows)).not.toContain(body.refresh_token);
     const accessRow = await testApp.dataSource.getRepository(AccessTokenEntity).findOneByOrFail({ uid: user.uid });
-    expect(accessRow.familyId).toBe(rows[0].familyId);
-    const lifetime = rows[0].expiresAt.getTime() - rows[0].created.getTime();
+    const [refreshRow] = rows;
+    expect(accessRow.familyId).toBe(refreshRow?.familyId);
+    const lifetime = refreshRow!.expiresAt.getTime() - refreshRow!.created.getTime();
     expect(lifetime).toBe(1209600 * 1000);
   });
 

@@ -167,7 +167,7 @@ describe('Administration command line process', () => {
     expect(code).toBe(0);
     expect(stderr).toEqual([]);
     expect(stdout).toHaveLength(1);
-    expect(JSON.parse(stdout[0])).toEqual({ client_id: expect.stringMatching(UUID), client_secret: expect.any(String) });
+    expect(JSON.parse(stdout[0]!)).toEqual({ client_id: expect.stringMatching(UUID), client_secret: expect.any(String) });
   });
 
   it('answers a bad configuration with exit code 1 and one stderr line', async () => {

@@ -100,7 +100,7 @@ describe('Several instances on one database', () => {
 
     const checked = answers.filter((answer) => answer.status !== 429);
     expect(checked.length).toBeLessThanOrEqual(3);
-    expect(checks[0].mock.calls.length + checks[1].mock.calls.length).toBe(checked.length);
+    expect(checks.reduce((sum, check) => sum + check.mock.calls.length, 0)).toBe(checked.length);
     for (const answer of answers.filter((answer) => answer.status === 429)) {
       expect(answer.body).toMatchObject({ error: 'too_many_requests' });
       expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);

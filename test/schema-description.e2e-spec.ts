@@ -48,7 +48,7 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource.query(
     "INSERT INTO users (uuid, name, pass, status, may_create_sensor_records, created, changed) VALUES ('9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0', 'gateway-01', 'x', 1, 1, '2026-01-01 00:00:00', '2026-01-01 00:00:00')",
   );
-  const [{ uid }] = (await dataSource.query("SELECT uid FROM users WHERE name = 'gateway-01'")) as Array<{ uid: number }>;
+  const [{ uid }] = (await dataSource.query("SELECT uid FROM users WHERE name = 'gateway-01'")) as [{ uid: number }];
   for (const uuid of ['0b1c2d3e-4f50-4617-a8b9-cadbecfd0e1f', '1b1c2d3e-4f50-4617-a8b9-cadbecfd0e1f']) {
     await dataSource.query(
       'INSERT INTO sensor_report (uuid, vid, type, langcode, status, promote, sticky, default_langcode, revision_translation_affected, uid, revision_uid, title, created, changed, revision_timestamp, field_date, field_event, field_sensor_id, field_timeout, request_body) ' +
@@ -205,7 +205,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
     const foreignKeys = async () =>
       ((await dataSource!.query('PRAGMA foreign_key_list(sensor_report)')) as Array<Record<string, string>>)
         .map((key) => ({ column: key.from, table: key.table, referenced: key.to, onDelete: key.on_delete }))
-        .sort((a, b) => a.column.localeCompare(b.column));
+        .sort((a, b) => String(a.column).localeCompare(String(b.column)));
     const sequence = async () => dataSource!.query("SELECT seq FROM sqlite_sequence WHERE name = 'sensor_report'");
 
     it('adds the foreign keys by rebuilding sensor_report with the same columns, indexes, rows and nid counter; down takes them away', async () => {

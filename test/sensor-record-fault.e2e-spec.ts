@@ -71,8 +71,8 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
     const rows = await storedRows(testApp.dataSource);
     const rowsByNid = new Map(rows.map((row) => [row.nid, row]));
     for (const answer of created) {
-      const nid = (answer.body.nid as Array<{ value: number }>)[0].value;
-      expect(rowsByNid.get(nid)).toMatchObject({ uuid: (answer.body.uuid as Array<{ value: string }>)[0].value, vid: nid });
+      const nid = (answer.body.nid as [{ value: number }])[0].value;
+      expect(rowsByNid.get(nid)).toMatchObject({ uuid: (answer.body.uuid as [{ value: string }])[0].value, vid: nid });
     }
     // No half-written record; a row beyond the 201s can only be one whose COMMIT went unconfirmed as the connection dropped.
     expect(rows.every((row) => row.vid === row.nid && row.field_sensor_id === '0004A30B001C1234')).toBe(true);

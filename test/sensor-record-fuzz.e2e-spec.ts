@@ -90,7 +90,7 @@ function mutate(stub: SubmissionBody, mutations: Mutation[]): unknown {
       }
       parent = parent[key] as Record<string, unknown>;
     }
-    const key = path[path.length - 1];
+    const key = path.at(-1)!;
     const current = parent[key];
     if (action === 'set') Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
     else if (action === 'delete') delete parent[key];

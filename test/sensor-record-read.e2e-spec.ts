@@ -41,7 +41,7 @@ describe('GET /node/:nid', () => {
 
   it.each(['json', 'hal_json', 'xml'])('gives the owner the record as the POST answered it (%s)', async (format) => {
     const created = await submit(format);
-    const nid = Number(created.headers.location.split('/').pop());
+    const nid = Number(created.headers.location?.split('/').pop());
 
     const response = await get(`/node/${nid}?_format=${format}`, owner.accessToken).expect(200);
 
@@ -52,7 +52,7 @@ describe('GET /node/:nid', () => {
 
   it('refuses another user with 403, even one allowed to submit', async () => {
     const created = await submit('json');
-    const nid = Number(created.headers.location.split('/').pop());
+    const nid = Number(created.headers.location?.split('/').pop());
     const stranger = await ingestCaller(testApp.app);
 
     const response = await get(`/node/${nid}?_format=json`, stranger.accessToken).expect(403);
@@ -67,7 +67,7 @@ describe('GET /node/:nid', () => {
     ['an invalid token', 'not-a-token'],
   ])('refuses a caller with %s with 403', async (_case, accessToken) => {
     const created = await submit('json');
-    const nid = Number(created.headers.location.split('/').pop());
+    const nid = Number(created.headers.location?.split('/').pop());
 
     const response = await get(`/node/${nid}?_format=json`, accessToken).expect(403);
 
@@ -77,7 +77,7 @@ describe('GET /node/:nid', () => {
 
   it('answers 404 with Drupal\'s message for a nid that holds no record', async () => {
     const created = await submit('json');
-    const nid = Number(created.headers.location.split('/').pop());
+    const nid = Number(created.headers.location?.split('/').pop());
 
     const response = await get(`/node/${nid + 1}?_format=json`, owner.accessToken).expect(404);
 

@@ -44,7 +44,7 @@ describe('POST /api-sensor/iot/sensor-record (device time)', () => {
   ])('reads %s', async (_case, time, storedUtc, rendered) => {
     const response = await submit(testApp.app, reportAt(time), { token, format: 'json' }).expect(201);
 
-    const submitted = Array.isArray(time) ? time[0].value : time;
+    const submitted = Array.isArray(time) ? time[0]?.value : time;
     expect(response.body.field_date).toEqual([{ value: rendered }]);
     expect(response.body.title).toEqual([{ value: `Sensor report: trap-1 (${submitted})` }]);
     expect(await storedRow(testApp.dataSource, response.body.nid[0].value)).toMatchObject({ field_date: storedUtc });

@@ -118,5 +118,5 @@ function instant(date: Date): string {
 }
 
 export function firstLine(text: string): string {
-  return text.split('\n')[0].trim();
+  return (text.split('\n')[0] ?? '').trim();
 }

@@ -44,7 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const vars = plainToInstance(EnvironmentVariables, present, { exposeDefaultValues: true });
   const errors = validateSync(vars, { skipMissingProperties: false });
-  if (errors.length > 0) throw new ConfigError(`Invalid configuration: ${describe(errors[0], present)}`);
+  const [first] = errors;
+  if (first) throw new ConfigError(`Invalid configuration: ${describe(first, present)}`);
 
   const port = vars.PORT;
   return {

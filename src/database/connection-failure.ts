@@ -65,5 +65,5 @@ function driverError(error: unknown): { code: string; message: string } {
   const first = Array.isArray(candidate.errors) ? (candidate.errors[0] as { code?: unknown; message?: unknown } | undefined) : undefined;
   const code = typeof candidate.code === 'string' ? candidate.code : typeof first?.code === 'string' ? first.code : '';
   const message = [candidate.message, first?.message].find((text): text is string => typeof text === 'string' && text !== '') ?? String(error);
-  return { code, message: message.split('\n')[0] };
+  return { code, message: message.split('\n')[0] ?? message };
 }

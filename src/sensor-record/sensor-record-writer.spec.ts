@@ -53,7 +53,7 @@ describe(SensorRecordWriter.name, () => {
     dataSource.subscribers.push({
       afterTransactionRollback: () => void rollbacks++,
       beforeTransactionCommit: async (event: TransactionCommitEvent) => {
-        const [{ count }] = (await event.queryRunner.query('SELECT COUNT(*) AS count FROM sensor_report')) as Array<{ count: number }>;
+        const [{ count }] = (await event.queryRunner.query('SELECT COUNT(*) AS count FROM sensor_report')) as [{ count: number }];
         commits.push({ visibleRows: count, resolvedWrites });
         if (failCommit) throw failCommit();
       },
@@ -94,8 +94,8 @@ describe(SensorRecordWriter.name, () => {
     const [good1, duplicate, good3] = await Promise.allSettled(batch);
 
     expect(duplicate).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_CONSTRAINT_UNIQUE' } });
-    expect(good1.status).toBe('fulfilled');
-    expect(good3.status).toBe('fulfilled');
+    expect(good1?.status).toBe('fulfilled');
+    expect(good3?.status).toBe('fulfilled');
     expect((await stored()).map((row) => [row.sequence, row.vid === row.nid])).toEqual([
       [0, true],
       [1, true],

@@ -25,12 +25,12 @@ export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, sit
     const translatable = !UNTRANSLATABLE_FIELDS.has(field);
     if (USER_REFERENCE_FIELDS.has(field)) {
       const relation = `${baseUrl}/rest/relation/node/${SENSOR_REPORT_BUNDLE}/${field}`;
-      const userLinks = items.map((item) => ({ href: `${baseUrl}/user/${String(item.target_id)}?_format=hal_json` }));
-      links[relation] = userLinks.map((link) => (translatable ? { ...link, lang } : link));
-      embedded[relation] = items.map((item, index) => embeddedUser(baseUrl, userLinks[index], item, translatable ? lang : undefined));
+      const references = items.map((item) => ({ item, link: { href: `${baseUrl}/user/${String(item.target_id)}?_format=hal_json` } }));
+      links[relation] = references.map(({ link }) => (translatable ? { ...link, lang } : link));
+      embedded[relation] = references.map(({ item, link }) => embeddedUser(baseUrl, link, item, translatable ? lang : undefined));
       hal._embedded = embedded;
     } else if (field === 'type') {
-      hal.type = items.map((item) => ({ target_id: item.target_id }));
+      hal.type = items.map((item) => ({ target_id: item.target_id ?? null }));
     } else {
       hal[field] = translatable ? items.map((item) => withLang(item, lang)) : items;
     }
@@ -41,7 +41,7 @@ export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, sit
 function embeddedUser(baseUrl: string, self: NormalizedObject, reference: NormalizedItem, lang: string | undefined): NormalizedObject {
   const user: NormalizedObject = {
     _links: { self, type: { href: `${baseUrl}/rest/type/user/user` } },
-    uuid: [{ value: reference.target_uuid }],
+    uuid: [{ value: reference.target_uuid ?? null }],
   };
   return lang === undefined ? user : { ...user, lang };
 }

@@ -9,7 +9,7 @@ const config = { baseUrl: 'https://sensors.example.org', siteTimezone: 'Pacific/
 const parser = new XMLParser({ trimValues: false, parseTagValue: false, processEntities: true, htmlEntities: true });
 
 interface ParsedResponse {
-  response: Record<string, { value: string }>;
+  response: { field_sensor_id: { value: string }; field_network: { value: string }; title: { value: string } };
 }
 
 function recordWithText(text: string): SensorRecordModel {

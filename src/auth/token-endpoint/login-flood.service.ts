@@ -44,7 +44,8 @@ export class LoginFloodService {
     const now = this.clock.now();
     const row = { username: normaliseName(username), address, attemptedAt: wholeSeconds(new Date(now)) };
     const inserted = await this.failures.insert(row);
-    const slot: LoginSlot = { id: Number(inserted.identifiers[0].id) };
+    // One row inserted: one identifier.
+    const slot: LoginSlot = { id: Number(inserted.identifiers[0]!.id) };
     const limits = this.config.loginLimits;
     for (const [key, rule] of [
       ['username', limits.perUsername],

@@ -27,7 +27,7 @@ describe(PasswordCheckQueue.name, () => {
     await settle();
     expect(tasks.map((task) => task.started())).toEqual([true, true, false, false]);
 
-    tasks[1].finish();
+    tasks[1]!.finish();
     await settle();
     expect(tasks.map((task) => task.started())).toEqual([true, true, true, false]);
 

@@ -79,7 +79,7 @@ export class CreateAuthTables1763700000000 implements MigrationInterface {
     for (const [tableName, secretColumn] of [
       ['oauth_refresh_tokens', 'token_hash'],
       ['oauth_access_tokens', 'jti'],
-    ]) {
+    ] as const) {
       await queryRunner.createIndex(
         tableName,
         new TableIndex({ name: `${tableName}_${secretColumn}`, columnNames: [secretColumn], isUnique: true }),

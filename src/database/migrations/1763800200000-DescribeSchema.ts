@@ -215,7 +215,7 @@ async function assertNoOrphanReports(queryRunner: QueryRunner): Promise<void> {
   for (const key of REPORT_FOREIGN_KEYS) {
     const [{ orphans }] = (await queryRunner.query(
       `SELECT COUNT(*) AS orphans FROM sensor_report r LEFT JOIN ${key.table} t ON t.${key.referenced} = r.${key.column} WHERE t.${key.referenced} IS NULL`,
-    )) as Array<{ orphans: number | string }>;
+    )) as [{ orphans: number | string }];
     if (Number(orphans) > 0) {
       throw new Error(
         `Cannot add the foreign key sensor_report.${key.column} -> ${key.table}.${key.referenced}: ${orphans} sensor_report rows refer to a ${key.table} row that does not exist; restore those rows, then start again.`,

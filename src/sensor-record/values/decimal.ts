@@ -16,7 +16,7 @@ export function readDecimal(raw: unknown): DecimalReading {
   if (!match || (match[2] === '' && !match[3])) return { kind: 'not-a-number' };
   // Beyond this the value is out of range, and shifting its digits could build an enormous string.
   if (!(Math.abs(Number(text)) < 1e8)) return { kind: 'out-of-range' };
-  const [, sign, integer, fraction = '', exponent = '0'] = match;
+  const [, sign, integer = '', fraction = '', exponent = '0'] = match;
   const scaled = scaledInteger(integer + fraction, integer.length + Number(exponent));
   if (scaled > BigInt(DECIMAL_LIMIT) * 10n ** BigInt(SCALE)) return { kind: 'out-of-range' };
   return { kind: 'decimal', text: formatScaled(sign === '-' && scaled !== 0n ? -scaled : scaled) };
