@@ -124,6 +124,22 @@ describe('Response format negotiation', () => {
       expect((await read(Number(nid), '?_format=xml').expect(200)).body).toBe(response.body);
     });
 
+    it.each([
+      ['no Content-Type', (call: request.Test) => call.unset('Content-Type').send('{}')],
+      ['another Content-Type', (call: request.Test) => call.set('Content-Type', 'text/plain').send('{}')],
+      ['a body that is not JSON', (call: request.Test) => call.send('{')],
+      ['an invalid submission', (call: request.Test) => call.send('{}')],
+    ])('checks the format before the body: an unknown _format with %s answers the format\'s 406', async (_case, withBody) => {
+      const call = request(testApp.app.getHttpServer())
+        .post(`${RECORD_PATH}?_format=yaml`)
+        .set('Authorization', `Bearer ${accessToken}`)
+        .set('Content-Type', 'application/hal+json');
+
+      const response = await asText(withBody(call)).expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({ message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.' });
+    });
+
     it.each(UNKNOWN_FORMATS)('refuses %p with 406 and stores nothing', async (query, shown) => {
       const response = await submit(query, 'application/json').expect(406);
 
@@ -148,6 +164,25 @@ describe('Response format negotiation', () => {
       expect(response.headers['content-type']).toBe(CONTENT_TYPES[format]);
       expectFormat(response.body, format);
       expect(response.body).toBe(await storedRendering(nid, format));
+    });
+
+    it('answers a conditional GET as Express does: a weak ETag of the bytes, 304 without a body when it matches', async () => {
+      const first = await read(nid, '?_format=json').expect(200);
+      const etag = first.headers.etag;
+      expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/_-]+"$/);
+      expect(first.headers['content-length']).toBe(String(Buffer.byteLength(first.body)));
+
+      const again = await read(nid, '?_format=json').set('If-None-Match', etag!).expect(304);
+
+      expect(again.body).toBe('');
+      expect(again.headers.etag).toBe(etag);
+      expect(again.headers['content-type']).toBeUndefined();
+    });
+
+    it('checks the format before the nid: an unknown _format with a nid that is not a number answers 406', async () => {
+      const response = await asText(request(testApp.app.getHttpServer()).get('/node/abc?_format=yaml').set('Authorization', `Bearer ${accessToken}`)).expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({ message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.' });
     });
 
     it.each(UNKNOWN_FORMATS)('refuses %p with 406', async (query, shown) => {

@@ -33,17 +33,17 @@ type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
  * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
  * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
  * stored. The body goes out as bytes, so Express adds no charset to the Content-Type; the ETag is the
- * one Express would have computed for the same bytes.
+ * one Express computes for the same bytes, and a conditional GET that matches it is answered 304.
  */
 @Injectable()
-export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, StreamableFile> {
+export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, StreamableFile | undefined> {
   constructor(
     private readonly serialization: SerializationService,
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<StreamableFile> {
+  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<StreamableFile | undefined> {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
@@ -57,6 +57,8 @@ export class RenderSensorRecordInterceptor implements NestInterceptor<SensorReco
         if (options.created) response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
         const etag = (request.app.get('etag fn') as EtagFunction | undefined)?.(body, 'utf8');
         if (etag) response.setHeader('ETag', etag);
+        // A GET whose If-None-Match names this ETag: no body, and Express's send() answers 304 as before.
+        if (request.fresh) return undefined;
         return new StreamableFile(body, { type: rendered.contentType, length: body.length });
       }),
     );
