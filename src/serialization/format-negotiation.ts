@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../common/errors/api-exception.js';
+import { escapeCharacters } from '../common/text/control-characters.js';
 import type { FormatParameter } from './format-parameter.js';
 import { DEFAULT_RESPONSE_FORMAT, isResponseFormat, RESPONSE_FORMATS, ResponseFormat } from './response-format.js';
 
@@ -14,6 +15,9 @@ const FORMAT_BY_MEDIA_RANGE: Readonly<Record<string, ResponseFormat>> = {
   'application/*': DEFAULT_RESPONSE_FORMAT,
   'text/*': 'xml',
 };
+
+// eslint-disable-next-line no-control-regex -- escaping control characters is the point
+const C0_AND_C1_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
 
 interface MediaRange {
   type: string;
@@ -39,8 +43,7 @@ export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: 
 
 /** The 406 text for a `_format` that names no format; one line: control characters in what the caller sent are shown escaped. */
 export function unknownFormatMessage(shown: string): string {
-  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
-  const oneLine = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const oneLine = escapeCharacters(shown, C0_AND_C1_CONTROLS);
   return `No route found for the specified format ${oneLine}. Supported formats: ${RESPONSE_FORMATS.join(', ')}.`;
 }
 

@@ -11,8 +11,9 @@ const NEEDS_CDATA = /[<>&]/;
 
 // Everything outside XML 1.0's Char production (C0 controls but tab/LF/CR, lone surrogates,
 // U+FFFE/U+FFFF). Validation refuses these upstream; replacing them keeps any document well-formed.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Symfony's XmlEncoder as Drupal uses it: a `<response>` root, one element per list item named by

@@ -1,5 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
+import { CONTROL_CHARACTERS } from '../../common/text/control-characters.js';
 import { readDecimal, DECIMAL_LIMIT } from '../values/decimal.js';
 import { DEVICE_TIME_MAX_LENGTH, SubmittedTime } from '../values/device-time.js';
 import { violationMessages as messages } from './violation-messages.js';
@@ -23,9 +24,6 @@ export const INT32_MAX = 2_147_483_647;
 const INTEGER_TEXT = /^[+-]?\d+$/;
 // Either case on input; stored upper-case.
 const MAC_ADDRESS = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$/;
-// C0 and C1 controls, DEL, the XML 1.0 non-characters and unpaired surrogates: none survives an XML rendering.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function check(name: string, message: string, test: (value: unknown) => boolean): PropertyDecorator {
   return ValidateBy({ name, validator: { validate: (value: unknown) => test(value) } }, { message });
