@@ -61,9 +61,7 @@ function reportObject(rnd, device) {
     field_event: wrap(event),
     field_status: wrap(bait ? 'Baitlevel' : STATUSES[Math.floor(rnd() * 2)]),
     field_network: wrap(NETWORKS[Math.floor(rnd() * NETWORKS.length)]),
-    field_gateway: wrap(
-      Array.from({ length: 6 }, () => pad(Math.floor(rnd() * 256).toString(16)).toUpperCase()).join(':'),
-    ),
+    field_gateway: wrap(Array.from({ length: 6 }, () => pad(Math.floor(rnd() * 256).toString(16)).toUpperCase()).join(':')),
     field_sequence: wrap(SEQ_HOLE),
     field_counter: wrap(Math.floor(rnd() * 500)),
     field_battery_voltage: wrap(Number((3 + rnd()).toFixed(Math.floor(rnd() * 4)))),

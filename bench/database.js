@@ -50,10 +50,9 @@ export async function openDatabase(serverUrl, name) {
 
 /** `field_sequence` of every row whose dev_id starts `<prefix>-` (the request serials that landed). */
 export async function serialsStored(db, prefix, columns = { deviceId: 'field_sensor_id', serial: 'field_sequence' }) {
-  const [rows] = await db.query(
-    `SELECT \`${columns.serial}\` AS serial FROM sensor_report WHERE \`${columns.deviceId}\` LIKE ?`,
-    [`${prefix}-%`],
-  );
+  const [rows] = await db.query(`SELECT \`${columns.serial}\` AS serial FROM sensor_report WHERE \`${columns.deviceId}\` LIKE ?`, [
+    `${prefix}-%`,
+  ]);
   return rows.map((row) => Number(row.serial));
 }
 

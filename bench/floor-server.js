@@ -92,9 +92,21 @@ const producers = {
   request_body: (c) => c.raw,
 };
 for (const name of [
-  'title', 'field_sensor_id', 'field_date', 'field_event', 'field_status', 'field_network', 'field_gateway',
-  'field_sequence', 'field_counter', 'field_battery_voltage', 'field_tilt_sensor', 'field_timeout', 'field_data',
-  'field_rssi', 'field_snr',
+  'title',
+  'field_sensor_id',
+  'field_date',
+  'field_event',
+  'field_status',
+  'field_network',
+  'field_gateway',
+  'field_sequence',
+  'field_counter',
+  'field_battery_voltage',
+  'field_tilt_sensor',
+  'field_timeout',
+  'field_data',
+  'field_rssi',
+  'field_snr',
 ]) {
   producers[name] = (c) => c.report[name];
 }

@@ -90,10 +90,12 @@ export async function account(run, db, prefix, connections, columns) {
   const extra = storedAfterError + foreign + duplicates;
   const problems = [];
   if (lost > 0) problems.push(`${lost} acknowledged record(s) missing from the database`);
-  if (extra > 0) problems.push(`${extra} extra row(s) (after an error answer ${storedAfterError}, never sent ${foreign}, duplicated ${duplicates})`);
+  if (extra > 0)
+    problems.push(`${extra} extra row(s) (after an error answer ${storedAfterError}, never sent ${foreign}, duplicated ${duplicates})`);
   if (non2xx > 0) problems.push(`${non2xx} non-2xx answer(s)`);
   if (run.result.errors > 0) problems.push(`${run.result.errors} connection error(s)/timeout(s)`);
-  if (unanswered.length > connections) problems.push(`${unanswered.length} unanswered requests (more than the ${connections} in flight at the stop)`);
+  if (unanswered.length > connections)
+    problems.push(`${unanswered.length} unanswered requests (more than the ${connections} in flight at the stop)`);
   return {
     sent: run.sent.length,
     acked,

@@ -80,7 +80,8 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 function childEnv(extra) {
   const base = { ...process.env };
   for (const key of Object.keys(base)) {
-    if (/^(DATABASE_URL|BASE_URL|PORT|OAUTH_|ACCESS_TOKEN_TTL|REFRESH_TOKEN_TTL|DB_|NODE_OPTIONS$|BENCH_|FLOOR_)/.test(key)) delete base[key];
+    if (/^(DATABASE_URL|BASE_URL|PORT|OAUTH_|ACCESS_TOKEN_TTL|REFRESH_TOKEN_TTL|DB_|NODE_OPTIONS$|BENCH_|FLOOR_)/.test(key))
+      delete base[key];
   }
   return { ...base, ...extra };
 }
@@ -129,7 +130,10 @@ async function main() {
   const baseUrl = `http://localhost:${cfg.servicePort}`;
   const floorUrl = `http://127.0.0.1:${cfg.floorPort}`;
   const profileDir = join(resultsDir, `profiles-${stamp}`);
-  const nodeFlags = (name) => (cfg.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`, '--import', './bench/exit-on-sigterm.js'] : []);
+  const nodeFlags = (name) =>
+    cfg.profile
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`, '--import', './bench/exit-on-sigterm.js']
+      : [];
   /** @type {import('./processes.js').BenchChild | null} */
   let service = null;
   let credentials = null;
@@ -139,7 +143,10 @@ async function main() {
   if (!cfg.floorOnly) {
     if (cfg.build) {
       log('building (tsc -p tsconfig.build.json)');
-      const built = await runCommand(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, timeoutMs: 300_000 });
+      const built = await runCommand(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+        cwd: root,
+        timeoutMs: 300_000,
+      });
       if (built.code !== 0) throw new Error(`build failed:\n${built.stdout}${built.stderr}`);
     } else if (!existsSync(join(root, 'dist/main.js'))) {
       throw new Error('dist/main.js missing: run without --no-build');
@@ -212,7 +219,10 @@ async function main() {
     floor: { readyRssMiB: memoryOf(floor.pid).rssMiB, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
   };
   const sample = () => {
-    for (const [name, child] of /** @type {Array<['service' | 'floor', import('./processes.js').BenchChild | null]>} */ ([['service', service], ['floor', floor]])) {
+    for (const [name, child] of /** @type {Array<['service' | 'floor', import('./processes.js').BenchChild | null]>} */ ([
+      ['service', service],
+      ['floor', floor],
+    ])) {
       if (!child || child.exitCode !== null) continue;
       const m = memoryOf(child.pid);
       if (Number.isFinite(m.hwmMiB)) memory[name].hwmMiB = m.hwmMiB;
@@ -223,7 +233,14 @@ async function main() {
 
   const templates = bodyTemplates();
   const dbPid = databaseServerPid();
-  const sides = (cfg.floorOnly ? [['floor', floorUrl]] : [['service', serviceUrl], ['floor', floorUrl]]).filter(([side]) => !cfg.only || side === cfg.only);
+  const sides = (
+    cfg.floorOnly
+      ? [['floor', floorUrl]]
+      : [
+          ['service', serviceUrl],
+          ['floor', floorUrl],
+        ]
+  ).filter(([side]) => !cfg.only || side === cfg.only);
   const problems = [];
   const runs = [];
   let runIndex = 0;
@@ -235,7 +252,15 @@ async function main() {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${side} died:\n${logTail(child)}`);
     const before = await statusCounters(db);
     const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(dbPid), load: process.cpuUsage() };
-    const run = await ingestRun({ baseUrl: url, token, prefix, connections: cfg.connections, durationSec, templates, serialBase: runIndex * 10_000_000 });
+    const run = await ingestRun({
+      baseUrl: url,
+      token,
+      prefix,
+      connections: cfg.connections,
+      durationSec,
+      templates,
+      serialBase: runIndex * 10_000_000,
+    });
     const load = process.cpuUsage(cpuBefore.load);
     const cpuMs = (seconds) => Math.round((seconds * 1e6) / Math.max(1, run.answers.size)) / 1000;
     const cpuPerRequestMs = {
@@ -273,7 +298,13 @@ async function main() {
     if (!service) throw new Error('service was not started');
     for (const kind of (process.env.BENCH_TOKEN_KINDS ?? 'refresh,password').split(',')) {
       const before = { server: cpuSecondsOf(service.pid), database: cpuSecondsOf(dbPid), counters: await statusCounters(db) };
-      const result = await tokenRun({ baseUrl: serviceUrl, kind, credentials, concurrency: cfg.tokenConcurrency, durationSec: cfg.tokenDurationSec });
+      const result = await tokenRun({
+        baseUrl: serviceUrl,
+        kind,
+        credentials,
+        concurrency: cfg.tokenConcurrency,
+        durationSec: cfg.tokenDurationSec,
+      });
       const answered = result.ok + result.failed;
       result.cpuPerGrantMs = {
         server: Math.round(((cpuSecondsOf(service.pid) - before.server) * 1e6) / Math.max(1, answered)) / 1000,
@@ -281,9 +312,14 @@ async function main() {
       };
       result.databasePerGrant = counterRates(before.counters, await statusCounters(db), answered);
       tokens.push(result);
-      log(`token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
-        ` | CPU ms/grant: server ${result.cpuPerGrantMs.server}, MariaDB ${result.cpuPerGrantMs.database} | per grant: Questions ${result.databasePerGrant.Questions}, fsyncs ${result.databasePerGrant.Innodb_data_fsyncs}`);
-      if (result.failed > 0) problems.push(`token ${kind}: ${result.failed} failed grant(s) ${JSON.stringify(result.statusCodes)} e.g. ${JSON.stringify(result.errorSamples[0])}`);
+      log(
+        `token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
+          ` | CPU ms/grant: server ${result.cpuPerGrantMs.server}, MariaDB ${result.cpuPerGrantMs.database} | per grant: Questions ${result.databasePerGrant.Questions}, fsyncs ${result.databasePerGrant.Innodb_data_fsyncs}`,
+      );
+      if (result.failed > 0)
+        problems.push(
+          `token ${kind}: ${result.failed} failed grant(s) ${JSON.stringify(result.statusCodes)} e.g. ${JSON.stringify(result.errorSamples[0])}`,
+        );
     }
   }
 
@@ -295,7 +331,16 @@ async function main() {
   const floorSummary = sideSummary(floorRounds);
   const serviceSummary = sideSummary(serviceRounds);
   const machine = `${os.cpus().length} CPUs ${os.cpus()[0]?.model?.trim() ?? ''}, node ${process.version}, MariaDB ${version}`;
-  const table = markdownReport({ config: cfg, service: serviceSummary, floor: floorSummary, serviceRounds, floorRounds, memory, tokens, machine });
+  const table = markdownReport({
+    config: cfg,
+    service: serviceSummary,
+    floor: floorSummary,
+    serviceRounds,
+    floorRounds,
+    memory,
+    tokens,
+    machine,
+  });
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(

@@ -47,7 +47,8 @@ export async function passwordGrant(baseUrl, credentials, agent = undefined, tim
   return JSON.parse(res.text);
 }
 
-const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
  * Runs `concurrency` workers for `durationSec`; `kind` is `refresh` or `password`.
@@ -76,9 +77,10 @@ export async function tokenRun({ baseUrl, kind, credentials, concurrency, durati
   const deadline = started + durationSec * 1000;
   const worker = async (index) => {
     while (Date.now() < deadline) {
-      const form = kind === 'refresh'
-        ? { grant_type: 'refresh_token', client_id, client_secret, refresh_token: chains[index] }
-        : { grant_type: 'password', client_id, client_secret, username, password };
+      const form =
+        kind === 'refresh'
+          ? { grant_type: 'refresh_token', client_id, client_secret, refresh_token: chains[index] }
+          : { grant_type: 'password', client_id, client_secret, username, password };
       const res = await postForm(agent, baseUrl, form, timeoutMs);
       statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
       latencies.push(res.ms);

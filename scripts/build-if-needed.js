@@ -15,7 +15,11 @@ const built = existsSync('dist/main.js') && existsSync('dist/cli.js');
 const stale = !built || (existsSync('src') && newestSource('src') > statSync('dist/main.js').mtimeMs);
 if (stale) {
   if (!existsSync('node_modules/typescript')) {
-    console.error(built ? 'dist/ is older than src/ but TypeScript is not installed; running dist/ as it is.' : 'dist/ is missing and TypeScript is not installed: run `npm ci` first.');
+    console.error(
+      built
+        ? 'dist/ is older than src/ but TypeScript is not installed; running dist/ as it is.'
+        : 'dist/ is missing and TypeScript is not installed: run `npm ci` first.',
+    );
     if (!built) process.exit(1);
   } else {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

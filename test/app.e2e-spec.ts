@@ -12,7 +12,7 @@ describe('Routing errors', () => {
     await testApp.close();
   });
 
-  it('answers an unknown route with 404 and Drupal\'s message', async () => {
+  it("answers an unknown route with 404 and Drupal's message", async () => {
     const response = await request(testApp.app.getHttpServer()).get('/no/such/route').expect(404);
 
     expect(response.body).toEqual({ message: 'No route found for "GET /no/such/route"' });

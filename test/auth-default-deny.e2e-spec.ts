@@ -40,7 +40,10 @@ describe('The bearer guard is global', () => {
   it('admits a caller with a valid token to that route', async () => {
     const caller = await ingestCaller(testApp.app);
 
-    await request(testApp.app.getHttpServer()).get('/test-only/default/closed').set('Authorization', `Bearer ${caller.accessToken}`).expect(200);
+    await request(testApp.app.getHttpServer())
+      .get('/test-only/default/closed')
+      .set('Authorization', `Bearer ${caller.accessToken}`)
+      .expect(200);
   });
 
   it('opens a @Public() route to everyone', async () => {

@@ -160,7 +160,7 @@ describe('Bearer guard', () => {
     });
   });
 
-  it('answers a route\'s own denied message when it sets one', async () => {
+  it("answers a route's own denied message when it sets one", async () => {
     const response = await get(undefined, PROBE_ANY).expect(403);
 
     expect(response.body).toEqual({ message: 'You are not authorized to view this record.' });

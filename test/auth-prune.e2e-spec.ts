@@ -28,7 +28,13 @@ describe('Pruning of old tokens and login failures', () => {
     request(testApp.app.getHttpServer())
       .post(TOKEN_PATH)
       .type('form')
-      .send({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: user.username, password: 'wrong' })
+      .send({
+        grant_type: 'password',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        username: user.username,
+        password: 'wrong',
+      })
       .expect(400);
   const count = (entity: typeof AccessTokenEntity | typeof RefreshTokenEntity | typeof LoginFailureEntity) =>
     testApp.dataSource.getRepository(entity).count();

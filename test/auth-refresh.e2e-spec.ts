@@ -34,8 +34,7 @@ describe('Token endpoint: refresh grant', () => {
     });
   const probe = (accessToken: string) =>
     request(testApp.app.getHttpServer()).get(PROBE_INGEST).set('Authorization', `Bearer ${accessToken}`);
-  const refreshRow = (token: string) =>
-    testApp.dataSource.getRepository(RefreshTokenEntity).findOneByOrFail({ tokenHash: sha256(token) });
+  const refreshRow = (token: string) => testApp.dataSource.getRepository(RefreshTokenEntity).findOneByOrFail({ tokenHash: sha256(token) });
 
   beforeAll(async () => {
     testApp = await createTestApp({ controllers: [AuthProbeController] });
@@ -133,9 +132,7 @@ describe('Token endpoint: refresh grant', () => {
     expect(refreshTokens.every((row) => row.revoked)).toBe(true);
     expect(accessTokens).toHaveLength(3);
     expect(accessTokens.every((row) => row.revoked)).toBe(true);
-    expect((await refresh(third.refresh_token).expect(400)).body).toEqual(
-      oauthErrorStub.invalidRefreshToken('Token has been revoked'),
-    );
+    expect((await refresh(third.refresh_token).expect(400)).body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
     expect((await probe(third.access_token).expect(403)).body).toEqual(FORBIDDEN_CREATE);
     await probe(unrelated.access_token).expect(200);
     await refresh(unrelated.refresh_token).expect(200);

@@ -11,10 +11,13 @@ describe('Token endpoint while the database goes away and comes back', () => {
   let user: TestUser;
 
   const passwordGrant = () =>
-    request(testApp.app.getHttpServer())
-      .post(TOKEN_PATH)
-      .type('form')
-      .send({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: user.username, password: user.password });
+    request(testApp.app.getHttpServer()).post(TOKEN_PATH).type('form').send({
+      grant_type: 'password',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      username: user.username,
+      password: user.password,
+    });
   const refreshGrant = (refreshToken: string) =>
     request(testApp.app.getHttpServer())
       .post(TOKEN_PATH)

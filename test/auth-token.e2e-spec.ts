@@ -73,7 +73,7 @@ describe('Token endpoint: password grant and errors', () => {
     expect(accessRow.expiresAt.getTime()).toBe(claims.exp! * 1000);
   });
 
-  it('stores the refresh token only as its SHA-256 digest, in the grant\'s family', async () => {
+  it("stores the refresh token only as its SHA-256 digest, in the grant's family", async () => {
     const { body } = await post().type('form').send(passwordForm()).expect(200);
 
     const rows = await testApp.dataSource.getRepository(RefreshTokenEntity).find();
@@ -100,7 +100,10 @@ describe('Token endpoint: password grant and errors', () => {
   it('gives tokens to an active user without the ingest permission', async () => {
     const reader = await createUser(testApp.app, { ingest: false });
 
-    await post().type('form').send(passwordForm({ username: reader.username, password: reader.password })).expect(200);
+    await post()
+      .type('form')
+      .send(passwordForm({ username: reader.username, password: reader.password }))
+      .expect(200);
   });
 
   it.each([
@@ -108,13 +111,19 @@ describe('Token endpoint: password grant and errors', () => {
     ['unknown', 'client_credentials'],
     ['empty', ''],
   ])('answers a %s grant_type with unsupported_grant_type', async (_case, grantType) => {
-    const response = await post().type('form').send(passwordForm({ grant_type: grantType })).expect(400);
+    const response = await post()
+      .type('form')
+      .send(passwordForm({ grant_type: grantType }))
+      .expect(400);
 
     expect(response.body).toEqual(oauthErrorStub.unsupportedGrantType);
   });
 
   it.each(['client_id', 'username', 'password'])('answers a missing %s with invalid_request naming it', async (parameter) => {
-    const response = await post().type('form').send(passwordForm({ [parameter]: undefined })).expect(400);
+    const response = await post()
+      .type('form')
+      .send(passwordForm({ [parameter]: undefined }))
+      .expect(400);
 
     expect(response.body).toEqual(oauthErrorStub.invalidRequest(parameter));
   });

@@ -38,11 +38,13 @@ function floodLimitedApp(trustProxy: string | undefined) {
   return {
     passwordGrant,
     failFrom: async (forwardedFor: (attempt: number) => string) => {
-      for (let attempt = 0; attempt < ADDRESS_LIMIT; attempt++) await passwordGrant(forwardedFor(attempt), `guess-${attempt}`, 'guess').expect(400);
+      for (let attempt = 0; attempt < ADDRESS_LIMIT; attempt++)
+        await passwordGrant(forwardedFor(attempt), `guess-${attempt}`, 'guess').expect(400);
     },
     createUser: () => createUser(context.testApp.app),
-    storedAddresses: async () =>
-      [...new Set((await context.testApp.dataSource.getRepository(LoginFailureEntity).find()).map((failure) => failure.address))],
+    storedAddresses: async () => [
+      ...new Set((await context.testApp.dataSource.getRepository(LoginFailureEntity).find()).map((failure) => failure.address)),
+    ],
   };
 }
 

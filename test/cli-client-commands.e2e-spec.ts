@@ -11,7 +11,16 @@ import { CliError } from '../src/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { FakeClock } from './utils/fake-clock.js';
-import { AuthProbeController, createClient, createUser, obtainTokens, PROBE_ANY, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import {
+  AuthProbeController,
+  createClient,
+  createUser,
+  obtainTokens,
+  PROBE_ANY,
+  TOKEN_PATH,
+  type TestClient,
+  type TestUser,
+} from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -28,7 +37,8 @@ describe('Administration commands for clients', () => {
       .post(TOKEN_PATH)
       .type('form')
       .send({ client_id: client.clientId, client_secret: client.clientSecret, ...fields });
-  const passwordGrant = (client: TestClient, user: TestUser) => grant(client, { grant_type: 'password', username: user.username, password: user.password });
+  const passwordGrant = (client: TestClient, user: TestUser) =>
+    grant(client, { grant_type: 'password', username: user.username, password: user.password });
   const probe = (accessToken: string) => request(server()).get(PROBE_ANY).set('Authorization', `Bearer ${accessToken}`);
 
   beforeAll(async () => {
@@ -69,7 +79,7 @@ describe('Administration commands for clients', () => {
   });
 
   describe('client:delete', () => {
-    it("removes the client and its tokens: refresh and password grants refused at once, access tokens within 5 s even when just checked", async () => {
+    it('removes the client and its tokens: refresh and password grants refused at once, access tokens within 5 s even when just checked', async () => {
       const client = await createClient(testApp.app);
       const other = await createClient(testApp.app);
       const user = await createUser(testApp.app);
@@ -84,7 +94,9 @@ describe('Administration commands for clients', () => {
       expect(await testApp.dataSource.getRepository(OAuthClientEntity).countBy({ clientId: client.clientId })).toBe(0);
       expect(await testApp.dataSource.getRepository(RefreshTokenEntity).countBy({ clientId: client.clientId })).toBe(0);
       expect(await testApp.dataSource.getRepository(AccessTokenEntity).countBy({ clientId: client.clientId })).toBe(0);
-      expect((await grant(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }).expect(400)).body.error).toBe('invalid_grant');
+      expect((await grant(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }).expect(400)).body.error).toBe(
+        'invalid_grant',
+      );
       expect((await passwordGrant(client, user).expect(401)).body).toEqual(oauthErrorStub.invalidClient);
       clock.advance(TOKEN_STATE_CACHE_MS);
       await probe(tokens.access_token).expect(403);

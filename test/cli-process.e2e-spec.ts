@@ -65,7 +65,10 @@ describe('Administration command line as a process', () => {
     async () => {
       writeFileSync(join(workdir.path, '.env'), 'DATABASE_URL=sqlite:./from-env-file.sqlite\nACCESS_TOKEN_TTL=600\n');
 
-      const fromFile = await run(process.execPath, [BUILT_CLI, 'client:create', '--label', 'L'], { cwd: workdir.path, env: childEnvironment() });
+      const fromFile = await run(process.execPath, [BUILT_CLI, 'client:create', '--label', 'L'], {
+        cwd: workdir.path,
+        env: childEnvironment(),
+      });
 
       expect(fromFile).toMatchObject({ code: 0, stderr: '' });
       expect(fromFile.stdout).toMatch(/^\{"client_id":"[^"]+","client_secret":"[^"]+"\}\n$/);
@@ -102,7 +105,7 @@ describe('Administration command line as a process', () => {
   );
 
   it(
-    'reports a migration that cannot be applied in one stderr line, with nothing of TypeORM\'s on stdout',
+    "reports a migration that cannot be applied in one stderr line, with nothing of TypeORM's on stdout",
     async () => {
       const path = join(workdir.path, 'orphan.sqlite');
       // A database the first two migrations built, holding a record whose user is gone.
@@ -118,7 +121,10 @@ describe('Administration command line as a process', () => {
       );
       await older.destroy();
 
-      const result = await run(process.execPath, [BUILT_CLI, 'user:list'], { cwd: workdir.path, env: childEnvironment({ DATABASE_URL: `sqlite:${path}` }) });
+      const result = await run(process.execPath, [BUILT_CLI, 'user:list'], {
+        cwd: workdir.path,
+        env: childEnvironment({ DATABASE_URL: `sqlite:${path}` }),
+      });
 
       expect(result).toMatchObject({
         code: 1,
@@ -136,7 +142,10 @@ describe('Administration command line as a process', () => {
       const settings = join(workdir.path, 'orm.env');
       writeFileSync(settings, `DATABASE_URL=sqlite:${join(workdir.path, 'orm.sqlite')}\n`);
 
-      const result = await run('npm', ['run', '--silent', 'migration:show'], { cwd: PROJECT_ROOT, env: childEnvironment({ ENV_FILE: settings }) });
+      const result = await run('npm', ['run', '--silent', 'migration:show'], {
+        cwd: PROJECT_ROOT,
+        env: childEnvironment({ ENV_FILE: settings }),
+      });
 
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('[ ] CreateAuthTables1763700000000');

@@ -9,7 +9,15 @@ import { CliError } from '../src/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { FakeClock } from './utils/fake-clock.js';
-import { AuthProbeController, createClient, createUser, obtainTokens, PROBE_ANY, TOKEN_PATH, type TestClient } from './utils/auth-fixtures.js';
+import {
+  AuthProbeController,
+  createClient,
+  createUser,
+  obtainTokens,
+  PROBE_ANY,
+  TOKEN_PATH,
+  type TestClient,
+} from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -66,7 +74,9 @@ describe('Administration commands for users', () => {
     });
 
     it('refuses an unknown user', async () => {
-      await expect(runCommand(['user:unblock', '--username', 'ghost'], cli)).rejects.toThrow(new CliError('There is no user named "ghost".'));
+      await expect(runCommand(['user:unblock', '--username', 'ghost'], cli)).rejects.toThrow(
+        new CliError('There is no user named "ghost".'),
+      );
     });
   });
 
@@ -80,8 +90,22 @@ describe('Administration commands for users', () => {
 
       expect(printed).toEqual({
         users: [
-          { uid: gateway.uid, uuid: gateway.uuid, name: 'gateway-01', status: 'active', may_ingest: true, created: expect.stringMatching(INSTANT) },
-          { uid: reader.uid, uuid: reader.uuid, name: 'reader', status: 'blocked', may_ingest: false, created: expect.stringMatching(INSTANT) },
+          {
+            uid: gateway.uid,
+            uuid: gateway.uuid,
+            name: 'gateway-01',
+            status: 'active',
+            may_ingest: true,
+            created: expect.stringMatching(INSTANT),
+          },
+          {
+            uid: reader.uid,
+            uuid: reader.uuid,
+            name: 'reader',
+            status: 'blocked',
+            may_ingest: false,
+            created: expect.stringMatching(INSTANT),
+          },
         ],
       });
       expect(gateway.uuid).toMatch(UUID);
@@ -104,7 +128,7 @@ describe('Administration commands for users', () => {
       await passwordGrant('gateway-02', 'a brand new passphrase').expect(200);
     });
 
-    it("revokes every token the user holds: refresh tokens at once, access tokens within 5 s even when just checked", async () => {
+    it('revokes every token the user holds: refresh tokens at once, access tokens within 5 s even when just checked', async () => {
       const user = await createUser(testApp.app, { username: 'gateway-03' });
       const first = await obtainTokens(testApp.app, client, user);
       const second = await obtainTokens(testApp.app, client, user);
@@ -115,7 +139,9 @@ describe('Administration commands for users', () => {
       const printed = await runCommand(['user:password', '--username', 'gateway-03', '--password', 'another long passphrase'], cli);
 
       expect(printed).toEqual({ uid: user.uid, revoked_tokens: 4 });
-      expect((await refreshGrant(first.refresh_token).expect(400)).body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
+      expect((await refreshGrant(first.refresh_token).expect(400)).body).toEqual(
+        oauthErrorStub.invalidRefreshToken('Token has been revoked'),
+      );
       clock.advance(TOKEN_STATE_CACHE_MS);
       await probe(first.access_token).expect(403);
       await probe(second.access_token).expect(403);

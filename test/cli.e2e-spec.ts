@@ -159,10 +159,14 @@ describe('Administration command line process', () => {
     const stdout: string[] = [];
     const stderr: string[] = [];
 
-    const code = await runAdminCli(['client:create', '--label', 'L'], { DATABASE_URL: databaseUrl() }, {
-      stdout: (line) => stdout.push(line),
-      stderr: (line) => stderr.push(line),
-    });
+    const code = await runAdminCli(
+      ['client:create', '--label', 'L'],
+      { DATABASE_URL: databaseUrl() },
+      {
+        stdout: (line) => stdout.push(line),
+        stderr: (line) => stderr.push(line),
+      },
+    );
 
     expect(code).toBe(0);
     expect(stderr).toEqual([]);
@@ -173,10 +177,14 @@ describe('Administration command line process', () => {
   it('answers a bad configuration with exit code 1 and one stderr line', async () => {
     const stderr: string[] = [];
 
-    const code = await runAdminCli(['client:create', '--label', 'L'], { DATABASE_URL: 'postgres://x' }, {
-      stdout: () => undefined,
-      stderr: (line) => stderr.push(line),
-    });
+    const code = await runAdminCli(
+      ['client:create', '--label', 'L'],
+      { DATABASE_URL: 'postgres://x' },
+      {
+        stdout: () => undefined,
+        stderr: (line) => stderr.push(line),
+      },
+    );
 
     expect(code).toBe(1);
     expect(stderr).toEqual([expect.stringMatching(/DATABASE_URL/)]);

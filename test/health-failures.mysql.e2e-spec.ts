@@ -36,7 +36,11 @@ describe('Readiness when the database server fails', () => {
       await outage.end();
       await until(async () => (await ready(testApp)).status === 200);
 
-      expect(down.body).toMatchObject({ message: 'Not ready: database is down.', status: 'error', error: { database: { status: 'down' } } });
+      expect(down.body).toMatchObject({
+        message: 'Not ready: database is down.',
+        status: 'error',
+        error: { database: { status: 'down' } },
+      });
       expect(down.body.error.database.message).toMatch(reason);
     } finally {
       await testApp.close();
@@ -44,4 +48,3 @@ describe('Readiness when the database server fails', () => {
     }
   });
 });
-

@@ -40,7 +40,13 @@ describe('Request logs', () => {
     const granted = await request(testApp.app.getHttpServer())
       .post(TOKEN_PATH)
       .type('form')
-      .send({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: user.username, password: user.password })
+      .send({
+        grant_type: 'password',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        username: user.username,
+        password: user.password,
+      })
       .expect(200);
     written.length = 0;
 
@@ -100,21 +106,31 @@ async function exerciseEverySecret(testApp: TestApp): Promise<Record<string, str
 
   // Password and client secret: client in HTTP Basic, then in the form, then with a wrong password.
   const granted = await token().set('Authorization', `Basic ${basic}`).send(form).expect(200);
-  await token().send({ ...form, ...formClient }).expect(200);
-  await token().send({ ...form, ...formClient, password: wrongPassword }).expect(400);
+  await token()
+    .send({ ...form, ...formClient })
+    .expect(200);
+  await token()
+    .send({ ...form, ...formClient, password: wrongPassword })
+    .expect(400);
   await token().set('Authorization', `Basic ${wrongBasic}`).send(form).expect(401);
   // Secrets in the token endpoint's query string, where they do not belong.
   const query = new URLSearchParams({ ...form, ...formClient, refresh_token: granted.body.refresh_token }).toString();
   await request(server).post(`${TOKEN_PATH}?${query}`).type('form').send({ grant_type: 'password' }).expect(400);
 
   // The refresh token sent in a refresh grant, with the client in the form and in Basic; then sent again (reuse).
-  const refreshed = await token().send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token }).expect(200);
+  const refreshed = await token()
+    .send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token })
+    .expect(200);
   const second = await token()
     .set('Authorization', `Basic ${basic}`)
     .send({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })
     .expect(200);
-  await token().send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token }).expect(400);
-  const fresh = await token().send({ ...form, ...formClient }).expect(200);
+  await token()
+    .send({ grant_type: 'refresh_token', ...formClient, refresh_token: granted.body.refresh_token })
+    .expect(400);
+  const fresh = await token()
+    .send({ ...form, ...formClient })
+    .expect(200);
 
   // The access token: as Bearer (accepted and refused), and in the query string and form body, which are never read.
   const accessToken = fresh.body.access_token as string;
@@ -122,7 +138,10 @@ async function exerciseEverySecret(testApp: TestApp): Promise<Record<string, str
   await submit(RECORD_PATH, `Bearer ${accessToken}x`).expect(403);
   await submit(`${RECORD_PATH}?access_token=${accessToken}`).expect(403);
   await request(server).get(`/node/1?access_token=${accessToken}`).expect(403);
-  await request(server).get('/node/1').set('Authorization', `bearer ${accessToken}`).expect((response) => expect(response.status).toBeLessThan(500));
+  await request(server)
+    .get('/node/1')
+    .set('Authorization', `bearer ${accessToken}`)
+    .expect((response) => expect(response.status).toBeLessThan(500));
   await request(server).get('/node/1').set('Authorization', `Bearer ${granted.body.access_token}`).expect(403);
   await request(server).post(RECORD_PATH).type('form').send({ access_token: accessToken }).expect(403);
   await request(server).get('/node/1').set('Authorization', `Basic ${basic}`).expect(403);

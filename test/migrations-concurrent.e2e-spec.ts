@@ -64,30 +64,38 @@ describe('Instances starting at the same moment on an empty database', () => {
     built?.remove();
   });
 
-  it.each([1, 2, 3])('all start, and each migration is applied once (round %i)', async (round) => {
-    const database = await freshDatabase(built.directory, round);
-    const start = (label: string) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-        const child = execFile(
-          process.execPath,
-          [join(built.dist, 'cli.js'), 'client:create', '--label', label],
-          { env: { ...process.env, DATABASE_URL: database.url } },
-          (_error, stdout, stderr) => done({ code: child.exitCode, stdout, stderr }),
-        );
-      });
+  it.each([1, 2, 3])(
+    'all start, and each migration is applied once (round %i)',
+    async (round) => {
+      const database = await freshDatabase(built.directory, round);
+      const start = (label: string) =>
+        new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+          const child = execFile(
+            process.execPath,
+            [join(built.dist, 'cli.js'), 'client:create', '--label', label],
+            { env: { ...process.env, DATABASE_URL: database.url } },
+            (_error, stdout, stderr) => done({ code: child.exitCode, stdout, stderr }),
+          );
+        });
 
-    try {
-      const started = await Promise.all(['a', 'b', 'c'].map(start));
+      try {
+        const started = await Promise.all(['a', 'b', 'c'].map(start));
 
-      for (const { code, stdout, stderr } of started) {
-        expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: expect.stringMatching(/^\{"client_id":.*\}$/), stderr: '' });
+        for (const { code, stdout, stderr } of started) {
+          expect({ code, stdout: stdout.trim(), stderr }).toEqual({
+            code: 0,
+            stdout: expect.stringMatching(/^\{"client_id":.*\}$/),
+            stderr: '',
+          });
+        }
+        const applied = await database.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+        expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name).sort());
+        const clients = await database.query<{ label: string }>('SELECT label FROM oauth_clients ORDER BY label');
+        expect(clients.map((row) => row.label)).toEqual(['a', 'b', 'c']);
+      } finally {
+        await database.drop();
       }
-      const applied = await database.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-      expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name).sort());
-      const clients = await database.query<{ label: string }>('SELECT label FROM oauth_clients ORDER BY label');
-      expect(clients.map((row) => row.label)).toEqual(['a', 'b', 'c']);
-    } finally {
-      await database.drop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

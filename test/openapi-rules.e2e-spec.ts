@@ -49,7 +49,12 @@ type Case = [description: string, member: Member, value: unknown, status: 201 | 
 const schemaName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
 /** Every member of the submission schema, found by walking it from the request body's schema. */
-function members(document: OpenApiDocument, name: string, path: string, locate: (body: SubmissionBody) => Record<string, unknown>): Member[] {
+function members(
+  document: OpenApiDocument,
+  name: string,
+  path: string,
+  locate: (body: SubmissionBody) => Record<string, unknown>,
+): Member[] {
   const schema = document.components.schemas[name]!;
   return Object.entries(schema.properties ?? {}).flatMap(([key, property]): Member[] => {
     const memberPath = path ? `${path}.${key}` : key;
@@ -92,7 +97,8 @@ function casesOf(member: Member): Case[] {
     const pattern = new RegExp(value.pattern);
     const example = value.example;
     const variants = [example.toLowerCase(), example.slice(0, -1), `${example}0`, `Z${example.slice(1)}`, ` ${example}`];
-    for (const variant of variants) cases.push([`${JSON.stringify(variant)} as the pattern judges it`, member, variant, pattern.test(variant) ? 201 : 406]);
+    for (const variant of variants)
+      cases.push([`${JSON.stringify(variant)} as the pattern judges it`, member, variant, pattern.test(variant) ? 201 : 406]);
   }
   return cases;
 }
@@ -105,7 +111,8 @@ describe('The OpenAPI description states what the service does', () => {
   const server = () => testApp.app.getHttpServer();
   const createOperation = () => document.paths['/api-sensor/iot/sensor-record']!.post!;
   const readOperation = () => document.paths['/node/{nid}']!.get!;
-  const documentedMessage = (operation: Operation, status: number) => operation.responses[String(status)]?.content?.['application/json']?.example?.message;
+  const documentedMessage = (operation: Operation, status: number) =>
+    operation.responses[String(status)]?.content?.['application/json']?.example?.message;
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -128,7 +135,8 @@ describe('The OpenAPI description states what the service does', () => {
       const body = submissionFrom(submissionStub.minimal);
       member.place(body, value);
       const response = await submit(testApp.app, body, { token: caller.accessToken, format: 'json' });
-      if (response.status !== expected) outcomes.push(`${member.path}: ${description} (${JSON.stringify(value)}) answered ${response.status}, not ${expected}`);
+      if (response.status !== expected)
+        outcomes.push(`${member.path}: ${description} (${JSON.stringify(value)}) answered ${response.status}, not ${expected}`);
     }
 
     expect(outcomes).toEqual([]);

@@ -44,7 +44,9 @@ describe('OpenAPI description', () => {
     const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
     const create = response.body.paths['/api-sensor/iot/sensor-record'].post;
 
-    expect(create.requestBody.content['application/hal+json'].examples.trapSprung.value.payload_fields.field_event).toEqual([{ value: 'Sprung' }]);
+    expect(create.requestBody.content['application/hal+json'].examples.trapSprung.value.payload_fields.field_event).toEqual([
+      { value: 'Sprung' },
+    ]);
     expect(create.parameters).toContainEqual(expect.objectContaining({ name: '_format', in: 'query' }));
     expect(Object.keys(create.responses).sort()).toEqual(['201', '403', '406', '413', '415', '422', '503']);
     for (const code of ['403', '406', '413', '415', '422', '503']) {
@@ -58,7 +60,14 @@ describe('OpenAPI description', () => {
     const token = response.body.paths['/api-sensor/oauth/token'].post;
     const form = token.requestBody.content['application/x-www-form-urlencoded'];
 
-    expect(Object.keys(form.schema.properties)).toEqual(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
+    expect(Object.keys(form.schema.properties)).toEqual([
+      'grant_type',
+      'client_id',
+      'client_secret',
+      'username',
+      'password',
+      'refresh_token',
+    ]);
     expect(Object.keys(form.examples)).toEqual(['password', 'refresh']);
     expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429', '503']);
     expect(token.responses['401'].content['application/json'].examples.invalid_client.value.error).toBe('invalid_client');
@@ -77,9 +86,15 @@ describe('OpenAPI description', () => {
  * middleware (body parsers) registers the same method and path again, hence the Set.
  */
 function servedRoutes(testApp: TestApp): string[] {
-  const stack = (testApp.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }).router.stack;
+  const stack = (
+    testApp.app.getHttpAdapter().getInstance() as {
+      router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
+    }
+  ).router.stack;
   const routes = stack
     .filter((layer) => layer.route && !layer.route.path.includes('*') && !layer.route.path.startsWith('/api-docs'))
-    .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`));
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
   return [...new Set(routes)];
 }

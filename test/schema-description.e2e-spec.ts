@@ -12,7 +12,10 @@ import { describeOn } from './utils/engine.js';
 const testDatabaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:';
 const onMysql = testDatabaseUrl.startsWith('mysql://');
 const DESCRIBE_SCHEMA = 'DescribeSchema1763800200000';
-const BEFORE = migrations.slice(0, migrations.findIndex((migration) => new migration().constructor.name === DESCRIBE_SCHEMA));
+const BEFORE = migrations.slice(
+  0,
+  migrations.findIndex((migration) => new migration().constructor.name === DESCRIBE_SCHEMA),
+);
 
 /** Columns kept ascii_bin on purpose: identifiers, digests and fixed vocabularies. */
 const ASCII_COLUMNS = [
@@ -125,7 +128,8 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           "WHERE k.TABLE_SCHEMA = ? AND k.TABLE_NAME = 'sensor_report' ORDER BY k.COLUMN_NAME",
         [schema()],
       )) as Array<Record<string, string>>;
-    const definitions = (rows: Array<Record<string, string | null>>) => rows.map(({ comment: _comment, collation: _collation, ...rest }) => rest);
+    const definitions = (rows: Array<Record<string, string | null>>) =>
+      rows.map(({ comment: _comment, collation: _collation, ...rest }) => rest);
 
     it('comments every table and column, sets one collation, adds the foreign keys, and changes no column otherwise; down takes them away', async () => {
       await seed(await open(BEFORE));
@@ -164,7 +168,9 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       expect(await reportForeignKeys()).toEqual(
         REPORT_FOREIGN_KEYS.map((key) => ({ ...key, onDelete: expect.stringMatching(/^(RESTRICT|NO ACTION)$/) })),
       );
-      await expect(dataSource!.query("DELETE FROM users WHERE name = 'gateway-01'")).rejects.toMatchObject({ driverError: { code: 'ER_ROW_IS_REFERENCED_2' } });
+      await expect(dataSource!.query("DELETE FROM users WHERE name = 'gateway-01'")).rejects.toMatchObject({
+        driverError: { code: 'ER_ROW_IS_REFERENCED_2' },
+      });
       expect(await dataSource!.query('SELECT COUNT(*) AS records FROM sensor_report')).toEqual([{ records: '2' }]);
 
       await dataSource!.undoLastMigration({ transaction: 'each' });
@@ -177,7 +183,9 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
     it('names the records whose user is gone instead of failing half-way', async () => {
       await seed(await open(BEFORE));
       await dataSource!.query('SET foreign_key_checks = 0');
-      await dataSource!.query('UPDATE sensor_report SET uid = 999999 WHERE nid = (SELECT MIN(nid) FROM (SELECT nid FROM sensor_report) AS r)');
+      await dataSource!.query(
+        'UPDATE sensor_report SET uid = 999999 WHERE nid = (SELECT MIN(nid) FROM (SELECT nid FROM sensor_report) AS r)',
+      );
       await dataSource!.query('SET foreign_key_checks = 1');
 
       await expect(open(migrations)).rejects.toThrow(
@@ -185,9 +193,12 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       );
       await open();
       expect(await reportForeignKeys()).toEqual([]);
-      expect(await dataSource!.query('SELECT TABLE_COMMENT AS comment FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [schema(), 'users'])).toEqual([
-        { comment: '' },
-      ]);
+      expect(
+        await dataSource!.query(
+          'SELECT TABLE_COMMENT AS comment FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+          [schema(), 'users'],
+        ),
+      ).toEqual([{ comment: '' }]);
     });
   });
 
@@ -198,7 +209,11 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
         ((await dataSource!.query('PRAGMA index_list(sensor_report)')) as Array<{ name: string; unique: number }>)
           .filter((index) => !/^sensor_report_(uid|revision_uid|type)$/.test(index.name))
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map(async (index) => ({ name: index.name, unique: index.unique, columns: await dataSource!.query(`PRAGMA index_info("${index.name}")`) })),
+          .map(async (index) => ({
+            name: index.name,
+            unique: index.unique,
+            columns: await dataSource!.query(`PRAGMA index_info("${index.name}")`),
+          })),
       ),
       records: await dataSource!.query('SELECT * FROM sensor_report ORDER BY nid'),
     });

@@ -46,7 +46,12 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json-patch+json'])(
       'answers 415 to %s',
       async (contentType) => {
-        await expectAnswer(415, `No route found that matches "Content-Type: ${contentType}"`, submissionFrom(submissionStub.minimal), contentType);
+        await expectAnswer(
+          415,
+          `No route found that matches "Content-Type: ${contentType}"`,
+          submissionFrom(submissionStub.minimal),
+          contentType,
+        );
       },
     );
   });
@@ -85,7 +90,9 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     });
 
     it('stores UTF-8 text exactly as sent', async () => {
-      const response = await submit(testApp.app, withBytesInDevId([0xc3, 0xa9, 0xf0, 0x9f, 0x90, 0x80]), { token, format: 'json' }).expect(201);
+      const response = await submit(testApp.app, withBytesInDevId([0xc3, 0xa9, 0xf0, 0x9f, 0x90, 0x80]), { token, format: 'json' }).expect(
+        201,
+      );
 
       expect(response.body.field_sensor_id).toEqual([{ value: 'trapé🐀' }]);
     });
@@ -113,7 +120,10 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     it.each([
       ['dev_id', (body: Record<string, unknown>) => void (body.dev_id = nested(2000))],
       ['metadata.gateways', (body: Record<string, unknown>) => void ((body.metadata as Record<string, unknown>).gateways = nested(2000))],
-      ['payload_fields.field_event', (body: Record<string, unknown>) => void ((body.payload_fields as Record<string, unknown>).field_event = nested(2000))],
+      [
+        'payload_fields.field_event',
+        (body: Record<string, unknown>) => void ((body.payload_fields as Record<string, unknown>).field_event = nested(2000)),
+      ],
       ['an unknown member', (body: Record<string, unknown>) => void (body.extra = nested(2000))],
     ])('answers 422 to 2,000 levels inside %s, storing nothing', async (_member, nest) => {
       const body = submissionFrom(submissionStub.minimal);
@@ -127,7 +137,10 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       await submit(testApp.app, { ...submissionFrom(submissionStub.minimal), extra: nested(15) }, { token }).expect(201);
       await testApp.reset();
 
-      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', { ...submissionFrom(submissionStub.minimal), extra: nested(16) });
+      await expectAnswer(422, 'The request body is nested deeper than 16 levels.', {
+        ...submissionFrom(submissionStub.minimal),
+        extra: nested(16),
+      });
     });
 
     it('refuses deep nesting even when the top level is not an object', async () => {
@@ -147,11 +160,10 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       ['another site', () => 'https://example.com/rest/type/node/sensor_report'],
     ])('answers 422 to a link with %s', async (_case, change) => {
       const href = change(typeHref);
-      await expectAnswer(
-        422,
-        `Type ${href} does not correspond to an entity on this site.`,
-        { ...submissionFrom(submissionStub.minimal), _links: { type: { href } } },
-      );
+      await expectAnswer(422, `Type ${href} does not correspond to an entity on this site.`, {
+        ...submissionFrom(submissionStub.minimal),
+        _links: { type: { href } },
+      });
     });
 
     it('names a type link that is not text as JSON', async () => {
@@ -180,7 +192,7 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
     });
   });
 
-  it('answers 405 with Drupal\'s message to another method on the route', async () => {
+  it("answers 405 with Drupal's message to another method on the route", async () => {
     const response = await request(testApp.app.getHttpServer()).get(SENSOR_RECORD_URL).expect(405);
 
     expect(response.body).toEqual({

@@ -40,7 +40,11 @@ describe('A COMMIT whose answer never comes (MySQL only)', () => {
 
   it('answers 503 saying the record may be stored, counts it, and the record is there', async () => {
     proxy.holdAnswersAfter('COMMIT');
-    const response = await submit(testApp.app, { ...submissionFrom(submissionStub.trapSprung), dev_id: 'unconfirmed-1' }, { token, format: 'json' });
+    const response = await submit(
+      testApp.app,
+      { ...submissionFrom(submissionStub.trapSprung), dev_id: 'unconfirmed-1' },
+      { token, format: 'json' },
+    );
     proxy.resume();
 
     expect({ status: response.status, body: response.body, retryAfter: response.headers['retry-after'] }).toEqual({
@@ -52,7 +56,11 @@ describe('A COMMIT whose answer never comes (MySQL only)', () => {
     expect(metrics.text).toMatch(/^sensor_records_unconfirmed_total 1$/m);
     expect((await storedRows(testApp.dataSource)).map((row) => row.field_sensor_id)).toEqual(['unconfirmed-1']);
 
-    const next = await submit(testApp.app, { ...submissionFrom(submissionStub.trapSprung), dev_id: 'confirmed-2' }, { token, format: 'json' });
+    const next = await submit(
+      testApp.app,
+      { ...submissionFrom(submissionStub.trapSprung), dev_id: 'confirmed-2' },
+      { token, format: 'json' },
+    );
     expect(next.status).toBe(201);
   });
 });

@@ -30,7 +30,10 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   });
 
   it('stores the spec-shaped report and answers 201 with the record, its Location and the stored values', async () => {
-    const body = { _links: { type: { href: `${config.baseUrl}/rest/type/node/sensor_report` } }, ...submissionFrom(submissionStub.trapSprung) };
+    const body = {
+      _links: { type: { href: `${config.baseUrl}/rest/type/node/sensor_report` } },
+      ...submissionFrom(submissionStub.trapSprung),
+    };
 
     const response = await post(body).expect(201);
 
@@ -253,7 +256,10 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
 
   it('answers in the negotiated format: hal_json by default, xml on request', async () => {
     const hal = await submit(testApp.app, submissionFrom(submissionStub.minimal), { token: caller.accessToken }).expect(201);
-    const xml = await submit(testApp.app, submissionFrom(submissionStub.minimal), { token: caller.accessToken, accept: 'application/xml' }).expect(201);
+    const xml = await submit(testApp.app, submissionFrom(submissionStub.minimal), {
+      token: caller.accessToken,
+      accept: 'application/xml',
+    }).expect(201);
 
     expect(hal.headers['content-type']).toBe('application/hal+json');
     expect(hal.body._links.type.href).toBe(`${config.baseUrl}/rest/type/node/sensor_report`);

@@ -41,9 +41,9 @@ const memberValue = fc.oneof(
   fc.double(),
   fc.integer(),
   fc.integer({ min: -1, max: 100_000 }).map(String),
-  fc.date({ min: new Date('1900-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true }).map((date) =>
-    date.toISOString().replace('Z', ''),
-  ),
+  fc
+    .date({ min: new Date('1900-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true })
+    .map((date) => date.toISOString().replace('Z', '')),
   fc.constantFrom(
     '2021-09-26T02:30:00',
     '2021-04-04 02:30',
@@ -132,11 +132,23 @@ const stubs = fc.constantFrom(...Object.values(submissionStub));
 /** Bodies built to break the pipeline rather than a rule: deep nesting, huge lists, bytes that are not UTF-8. */
 const hostileBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   fc
-    .tuple(stubs, fc.constantFrom(...MEMBER_PATHS), fc.integer({ min: 1, max: 3000 }), fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>)
+    .tuple(
+      stubs,
+      fc.constantFrom(...MEMBER_PATHS),
+      fc.integer({ min: 1, max: 3000 }),
+      fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>,
+    )
     .map(([stub, path, depth, shape]) => JSON.stringify(mutate(stub, [{ path, action: 'set', value: nested(depth, shape) }]))),
   fc
-    .tuple(stubs, fc.constantFrom(...MEMBER_PATHS), fc.integer({ min: 0, max: 20_000 }), fc.constantFrom<unknown>({}, 1, [], [[]], null, 'x', { rssi: -1 }, { value: 'Set' }))
-    .map(([stub, path, length, item]) => JSON.stringify(mutate(stub, [{ path, action: 'set', value: Array.from({ length }, () => item) }]))),
+    .tuple(
+      stubs,
+      fc.constantFrom(...MEMBER_PATHS),
+      fc.integer({ min: 0, max: 20_000 }),
+      fc.constantFrom<unknown>({}, 1, [], [[]], null, 'x', { rssi: -1 }, { value: 'Set' }),
+    )
+    .map(([stub, path, length, item]) =>
+      JSON.stringify(mutate(stub, [{ path, action: 'set', value: Array.from({ length }, () => item) }])),
+    ),
   fc.tuple(mutatedReport, fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.nat()).map(([text, bytes, at]) => {
     const encoded = Buffer.from(text);
     const position = at % (encoded.length + 1);

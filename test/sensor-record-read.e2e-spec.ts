@@ -75,7 +75,7 @@ describe('GET /node/:nid', () => {
     expect(await storedRows()).toHaveLength(1);
   });
 
-  it('answers 404 with Drupal\'s message for a nid that holds no record', async () => {
+  it("answers 404 with Drupal's message for a nid that holds no record", async () => {
     const created = await submit('json');
     const nid = Number(created.headers.location?.split('/').pop());
 

@@ -113,7 +113,11 @@ describe('Graceful shutdown', () => {
         agent,
         headers: {
           'X-Test-Id': id,
-          ...(method === 'POST' && { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/hal+json', 'Content-Length': body.length }),
+          ...(method === 'POST' && {
+            Authorization: `Bearer ${accessToken}`,
+            'Content-Type': 'application/hal+json',
+            'Content-Length': body.length,
+          }),
         },
       });
       const outcome = new Promise<Outcome>((resolve) => {
@@ -137,7 +141,9 @@ describe('Graceful shutdown', () => {
     await until(() => !server.listening);
     for (const { call } of inFlight) call.end(body.subarray(100));
     const answers = await Promise.all(inFlight.map(({ outcome }) => outcome));
-    const next = await Promise.all(Array.from({ length: 16 }, (_, index) => send(`next-${index}`, 'GET')).map(({ call, outcome }) => (call.end(), outcome)));
+    const next = await Promise.all(
+      Array.from({ length: 16 }, (_, index) => send(`next-${index}`, 'GET')).map(({ call, outcome }) => (call.end(), outcome)),
+    );
     await closing;
     agent.destroy();
 

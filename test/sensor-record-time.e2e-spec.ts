@@ -96,18 +96,23 @@ describe('POST /api-sensor/iot/sensor-record with SITE_TIMEZONE=America/New_York
     ['the first local time after clocks went back', '2021-11-07T02:00:00', '2021-11-07T07:00:00.000Z', '2021-11-07T02:00:00-05:00'],
     ['UTC', '2021-07-04T16:00:00Z', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
     ['Auckland time', '2021-07-05T04:00:00+12:00', '2021-07-04T16:00:00.000Z', '2021-07-04T12:00:00-04:00'],
-  ])('reads %s, stores it in UTC and renders it in New York time, on the POST and on GET /node', async (_case, time, storedUtc, rendered) => {
-    const body = submissionFrom(submissionStub.minimal);
-    body.metadata.time = time;
+  ])(
+    'reads %s, stores it in UTC and renders it in New York time, on the POST and on GET /node',
+    async (_case, time, storedUtc, rendered) => {
+      const body = submissionFrom(submissionStub.minimal);
+      body.metadata.time = time;
 
-    const created = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
-    const nid = created.body.nid[0].value as number;
-    const read = await request(testApp.app.getHttpServer()).get(`/node/${nid}?_format=json`).set('Authorization', `Bearer ${token}`).expect(200);
+      const created = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
+      const nid = created.body.nid[0].value as number;
+      const read = await request(testApp.app.getHttpServer())
+        .get(`/node/${nid}?_format=json`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
 
-    expect(created.body.field_date).toEqual([{ value: rendered }]);
-    expect(read.body.field_date).toEqual([{ value: rendered }]);
-    expect(created.body.title).toEqual([{ value: `Sensor report: trap-1 (${time})` }]);
-    expect(await storedRow(testApp.dataSource, nid)).toMatchObject({ field_date: storedUtc });
-  });
+      expect(created.body.field_date).toEqual([{ value: rendered }]);
+      expect(read.body.field_date).toEqual([{ value: rendered }]);
+      expect(created.body.title).toEqual([{ value: `Sensor report: trap-1 (${time})` }]);
+      expect(await storedRow(testApp.dataSource, nid)).toMatchObject({ field_date: storedUtc });
+    },
+  );
 });
-

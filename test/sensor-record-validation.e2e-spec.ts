@@ -3,7 +3,9 @@ import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRow, storedRows, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
-const failure = (...lines: string[]) => ({ message: `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}` });
+const failure = (...lines: string[]) => ({
+  message: `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}`,
+});
 const FORBIDDEN = { message: 'You are not authorized to create this node entity of bundle sensor_report.' };
 
 /** The minimal report with one payload member set (or removed, with `undefined`). */
@@ -226,7 +228,7 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       await expectRefused(body, failure('metadata.gateways: This collection should contain 100 elements or less.'));
     });
 
-    it('lists the other members\' violations beside a list that is too long', async () => {
+    it("lists the other members' violations beside a list that is too long", async () => {
       const body = submissionFrom(submissionStub.minimal);
       body.metadata.gateways = Array.from({ length: 101 }, () => ({}));
       body.dev_id = '';
@@ -244,7 +246,10 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
 
     await expectRefused(
       body,
-      failure(...Array.from({ length: 20 }, (_, index) => `metadata.gateways[${index}].rssi: This value should be of type integer.`), '… and 10 more.'),
+      failure(
+        ...Array.from({ length: 20 }, (_, index) => `metadata.gateways[${index}].rssi: This value should be of type integer.`),
+        '… and 10 more.',
+      ),
     );
   });
 

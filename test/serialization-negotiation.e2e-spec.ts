@@ -60,8 +60,7 @@ describe('Response format negotiation', () => {
   let testApp: TestApp;
   let accessToken: string;
 
-  const countRecords = async () =>
-    Number((await testApp.dataSource.query('SELECT COUNT(*) AS count FROM sensor_report'))[0].count);
+  const countRecords = async () => Number((await testApp.dataSource.query('SELECT COUNT(*) AS count FROM sensor_report'))[0].count);
   /** The stored record as the service renders it, to hold an answer against. */
   const storedRendering = async (nid: number, format: ResponseFormat) => {
     const record = await testApp.app.get(SensorRecordService).findByNid(nid);
@@ -118,7 +117,9 @@ describe('Response format negotiation', () => {
         .expect(201);
 
       expect(XMLValidator.validate(response.body)).toBe(true);
-      expect(response.body).toContain('<field_sensor_id><value><![CDATA[trap <1> & "co" \'s ]]]]><![CDATA[> Ngā 🐀]]></value></field_sensor_id>');
+      expect(response.body).toContain(
+        '<field_sensor_id><value><![CDATA[trap <1> & "co" \'s ]]]]><![CDATA[> Ngā 🐀]]></value></field_sensor_id>',
+      );
       const [{ nid, field_sensor_id }] = await testApp.dataSource.query('SELECT nid, field_sensor_id FROM sensor_report');
       expect(field_sensor_id).toBe(hostile);
       expect((await read(Number(nid), '?_format=xml').expect(200)).body).toBe(response.body);
@@ -129,7 +130,7 @@ describe('Response format negotiation', () => {
       ['another Content-Type', (call: request.Test) => call.set('Content-Type', 'text/plain').send('{}')],
       ['a body that is not JSON', (call: request.Test) => call.send('{')],
       ['an invalid submission', (call: request.Test) => call.send('{}')],
-    ])('checks the format before the body: an unknown _format with %s answers the format\'s 406', async (_case, withBody) => {
+    ])("checks the format before the body: an unknown _format with %s answers the format's 406", async (_case, withBody) => {
       const call = request(testApp.app.getHttpServer())
         .post(`${RECORD_PATH}?_format=yaml`)
         .set('Authorization', `Bearer ${accessToken}`)
@@ -137,7 +138,9 @@ describe('Response format negotiation', () => {
 
       const response = await asText(withBody(call)).expect(406);
 
-      expect(JSON.parse(response.body)).toEqual({ message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.' });
+      expect(JSON.parse(response.body)).toEqual({
+        message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.',
+      });
     });
 
     it.each(UNKNOWN_FORMATS)('refuses %p with 406 and stores nothing', async (query, shown) => {
@@ -180,9 +183,13 @@ describe('Response format negotiation', () => {
     });
 
     it('checks the format before the nid: an unknown _format with a nid that is not a number answers 406', async () => {
-      const response = await asText(request(testApp.app.getHttpServer()).get('/node/abc?_format=yaml').set('Authorization', `Bearer ${accessToken}`)).expect(406);
+      const response = await asText(
+        request(testApp.app.getHttpServer()).get('/node/abc?_format=yaml').set('Authorization', `Bearer ${accessToken}`),
+      ).expect(406);
 
-      expect(JSON.parse(response.body)).toEqual({ message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.' });
+      expect(JSON.parse(response.body)).toEqual({
+        message: 'No route found for the specified format yaml. Supported formats: hal_json, json, xml.',
+      });
     });
 
     it.each(UNKNOWN_FORMATS)('refuses %p with 406', async (query, shown) => {

@@ -77,7 +77,12 @@ describe('SIGTERM to the running service', () => {
         method: 'POST',
         path: `${SENSOR_RECORD_URL}?_format=json`,
         // The service answers 100 Continue once it has read the request: then it is in flight.
-        headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/hal+json', 'Content-Length': body.length, Expect: '100-continue' },
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          'Content-Type': 'application/hal+json',
+          'Content-Length': body.length,
+          Expect: '100-continue',
+        },
       });
       const continued = new Promise<void>((done) => call.once('continue', () => done()));
       const answered = new Promise<{ status?: number; body: string }>((done, fail) => {

@@ -44,7 +44,11 @@ import { UsersService } from './users/users.service.js';
     TokenStateService,
     // On the system clock, as the token's own expiry is: the injected CLOCK moves windows and caches
     // of the service's own (tests move it), never what a signed token says.
-    { provide: VerifiedTokenCache, inject: [AccessTokensService], useFactory: (tokens: AccessTokensService) => new VerifiedTokenCache(tokens, systemClock) },
+    {
+      provide: VerifiedTokenCache,
+      inject: [AccessTokensService],
+      useFactory: (tokens: AccessTokensService) => new VerifiedTokenCache(tokens, systemClock),
+    },
     BearerStrategy,
     BearerAuthGuard,
     { provide: APP_GUARD, useExisting: BearerAuthGuard },

@@ -28,7 +28,10 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
     const config = loadConfig(env);
     const options = buildDataSourceOptions({ ...config.database, migrationsRun: true });
     // An operator at a terminal wants the one-line answer now, not after a series of retries.
-    dataSource = await initializeDataSource({ ...options, logger: quietDatabaseLogger }, connectWithRetries(config.database, { retries: 0 }));
+    dataSource = await initializeDataSource(
+      { ...options, logger: quietDatabaseLogger },
+      connectWithRetries(config.database, { retries: 0 }),
+    );
     const result = await runCommand(argv, {
       users: new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher()),
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),

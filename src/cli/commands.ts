@@ -28,7 +28,9 @@ export async function runCommand(argv: string[], services: CliServices): Promise
       case 'client:list': {
         parse(rest, {});
         const clients = await services.clients.list();
-        return { clients: clients.map((client) => ({ client_id: client.clientId, label: client.label, created: instant(client.created) })) };
+        return {
+          clients: clients.map((client) => ({ client_id: client.clientId, label: client.label, created: instant(client.created) })),
+        };
       }
       case 'client:delete': {
         const values = parse(rest, { 'client-id': { type: 'string' } });

@@ -23,7 +23,11 @@ describe('loadConfig', () => {
   });
 
   it('reads a MySQL address, the migration switch and the database time of a request', () => {
-    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test', DB_MIGRATIONS_RUN: 'false', DB_REQUEST_TIMEOUT_MS: '1500' });
+    const config = loadConfig({
+      DATABASE_URL: 'mysql://root@127.0.0.1:3306/test',
+      DB_MIGRATIONS_RUN: 'false',
+      DB_REQUEST_TIMEOUT_MS: '1500',
+    });
 
     expect(config.database).toEqual({
       type: 'mysql',

@@ -4,7 +4,9 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Valida
 import { IsTimeZoneName } from './is-time-zone-name.validator.js';
 
 const toBoolean = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ({ true: true, '1': true, false: false, '0': false } as Record<string, boolean>)[value.toLowerCase()] ?? value : value;
+  typeof value === 'string'
+    ? (({ true: true, '1': true, false: false, '0': false } as Record<string, boolean>)[value.toLowerCase()] ?? value)
+    : value;
 
 /**
  * Every environment variable the service reads, with its default. Validated once at start-up

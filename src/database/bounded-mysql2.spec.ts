@@ -34,7 +34,9 @@ class FakePool {
 }
 
 const acquire = (pool: FakePool) =>
-  new Promise<{ error: Error | null; connection?: PooledConnection }>((resolve) => pool.getConnection((error, connection) => resolve({ error, connection })));
+  new Promise<{ error: Error | null; connection?: PooledConnection }>((resolve) =>
+    pool.getConnection((error, connection) => resolve({ error, connection })),
+  );
 
 const ask = (connection: PooledConnection, sql: string) =>
   new Promise<{ error: (Error & { code?: string }) | null; result?: unknown }>((resolve) =>

@@ -4,7 +4,13 @@ import type { DatabaseConfig } from '../config/app-config.js';
 import { connectWithRetries } from './connect-data-source.js';
 import { DatabaseConnectionError } from './connection-failure.js';
 
-const database: DatabaseConfig = { type: 'mysql', url: 'mysql://root@127.0.0.1:3306/records', migrationsRun: true, poolSize: 10, requestTimeoutMs: 3000 };
+const database: DatabaseConfig = {
+  type: 'mysql',
+  url: 'mysql://root@127.0.0.1:3306/records',
+  migrationsRun: true,
+  poolSize: 10,
+  requestTimeoutMs: 3000,
+};
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
 const unknownDatabase = () => Object.assign(new Error("Unknown database 'records'"), { code: 'ER_BAD_DB_ERROR' });
 const connected = {} as DataSource;
@@ -12,7 +18,11 @@ const connected = {} as DataSource;
 describe(connectWithRetries.name, () => {
   let waits: number[];
   let retries: string[];
-  const policy = (count: number) => ({ retries: count, onRetry: (message: string) => retries.push(message), wait: async (ms: number) => waits.push(ms) });
+  const policy = (count: number) => ({
+    retries: count,
+    onRetry: (message: string) => retries.push(message),
+    wait: async (ms: number) => waits.push(ms),
+  });
 
   beforeEach(() => {
     waits = [];
@@ -31,7 +41,11 @@ describe(connectWithRetries.name, () => {
 
     expect(connectOnce).toHaveBeenCalledTimes(4);
     expect(waits).toEqual([1000, 2000, 4000]);
-    expect(retries).toEqual([1, 2, 3].map((retry) => expect.stringMatching(new RegExp(`connection refused; .* Retrying in ${2 ** (retry - 1)} s \\(retry ${retry} of 5\\)\\.$`))));
+    expect(retries).toEqual(
+      [1, 2, 3].map((retry) =>
+        expect.stringMatching(new RegExp(`connection refused; .* Retrying in ${2 ** (retry - 1)} s \\(retry ${retry} of 5\\)\\.$`)),
+      ),
+    );
   });
 
   it('gives up after the last retry, in one line', async () => {
@@ -49,7 +63,9 @@ describe(connectWithRetries.name, () => {
   it('does not retry what waiting cannot fix', async () => {
     const connectOnce = jest.fn(async () => Promise.reject(unknownDatabase()));
 
-    await expect(connectWithRetries(database, policy(5), connectOnce)({ type: 'mysql' })).rejects.toThrow(/^Database "records" does not exist/);
+    await expect(connectWithRetries(database, policy(5), connectOnce)({ type: 'mysql' })).rejects.toThrow(
+      /^Database "records" does not exist/,
+    );
     expect(connectOnce).toHaveBeenCalledTimes(1);
     expect(retries).toEqual([]);
   });

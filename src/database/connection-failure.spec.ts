@@ -1,7 +1,13 @@
 import type { DatabaseConfig } from '../config/app-config.js';
 import { DatabaseConnectionError, describeConnectionFailure } from './connection-failure.js';
 
-const mysql: DatabaseConfig = { type: 'mysql', url: 'mysql://sensor:secret@db.example:3307/records', migrationsRun: true, poolSize: 10, requestTimeoutMs: 3000 };
+const mysql: DatabaseConfig = {
+  type: 'mysql',
+  url: 'mysql://sensor:secret@db.example:3307/records',
+  migrationsRun: true,
+  poolSize: 10,
+  requestTimeoutMs: 3000,
+};
 const driverError = (code: string, message = `${code} from the driver`) => Object.assign(new Error(message), { code });
 
 describe(describeConnectionFailure.name, () => {
@@ -11,8 +17,16 @@ describe(describeConnectionFailure.name, () => {
       'Database "records" does not exist on db.example:3307: create it with CREATE DATABASE `records` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
       false,
     ],
-    ['ER_ACCESS_DENIED_ERROR', 'Access denied for user "sensor" on db.example:3307: check the user name and password in DATABASE_URL.', false],
-    ['ER_ACCESS_DENIED_NO_PASSWORD_ERROR', 'Access denied for user "sensor" on db.example:3307: check the user name and password in DATABASE_URL.', false],
+    [
+      'ER_ACCESS_DENIED_ERROR',
+      'Access denied for user "sensor" on db.example:3307: check the user name and password in DATABASE_URL.',
+      false,
+    ],
+    [
+      'ER_ACCESS_DENIED_NO_PASSWORD_ERROR',
+      'Access denied for user "sensor" on db.example:3307: check the user name and password in DATABASE_URL.',
+      false,
+    ],
     [
       'ER_DBACCESS_DENIED_ERROR',
       'User "sensor" may not use database "records" on db.example:3307: check the database name in DATABASE_URL, create the database if it is missing, and GRANT ALL PRIVILEGES ON `records`.* TO the user.',
@@ -41,7 +55,10 @@ describe(describeConnectionFailure.name, () => {
   it('reads the code of a connection tried on several addresses', () => {
     const aggregate = Object.assign(new AggregateError([driverError('ECONNREFUSED', 'connect ECONNREFUSED ::1:3307')], ''), {});
 
-    expect(describeConnectionFailure(aggregate, mysql)).toMatchObject({ retryable: true, message: expect.stringContaining('connection refused') });
+    expect(describeConnectionFailure(aggregate, mysql)).toMatchObject({
+      retryable: true,
+      message: expect.stringContaining('connection refused'),
+    });
   });
 
   it('names an SQLite file that cannot be opened', () => {

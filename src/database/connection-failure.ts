@@ -11,7 +11,14 @@ export class DatabaseConnectionError extends Error {
 }
 
 /** Codes of a server that is not there yet or is restarting: waiting and trying again can help. */
-const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'EAI_AGAIN', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN']);
+const RETRYABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'PROTOCOL_CONNECTION_LOST',
+  'EAI_AGAIN',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+]);
 
 /**
  * Turns a failed first connection into a one-line message that says what to do. Wrong names,
@@ -64,6 +71,7 @@ function driverError(error: unknown): { code: string; message: string } {
   const candidate = (error ?? {}) as { code?: unknown; message?: unknown; errors?: unknown[] };
   const first = Array.isArray(candidate.errors) ? (candidate.errors[0] as { code?: unknown; message?: unknown } | undefined) : undefined;
   const code = typeof candidate.code === 'string' ? candidate.code : typeof first?.code === 'string' ? first.code : '';
-  const message = [candidate.message, first?.message].find((text): text is string => typeof text === 'string' && text !== '') ?? String(error);
+  const message =
+    [candidate.message, first?.message].find((text): text is string => typeof text === 'string' && text !== '') ?? String(error);
   return { code, message: message.split('\n')[0] ?? message };
 }

@@ -17,7 +17,8 @@ describe('runInTransaction on a SQLite file another connection has locked', () =
   let dataSource: DataSource;
   let blocker: DataSource;
 
-  const types = async () => ((await dataSource.query('SELECT type FROM node_type ORDER BY type')) as Array<{ type: string }>).map((row) => row.type);
+  const types = async () =>
+    ((await dataSource.query('SELECT type FROM node_type ORDER BY type')) as Array<{ type: string }>).map((row) => row.type);
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'run-in-transaction-'));
@@ -42,7 +43,10 @@ describe('runInTransaction on a SQLite file another connection has locked', () =
     try {
       const attempt = withDatabaseDeadline(Date.now() + 300, () => runInTransaction(dataSource, insertType('blocked')));
 
-      const error = await attempt.then(() => undefined, (reason: unknown) => reason);
+      const error = await attempt.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
 
       expect(isDatabaseUnavailable(error)).toBe(true);
       // Waiting synchronously for the lock would have let no timer run at all.

@@ -26,7 +26,9 @@ export class DatabaseHealthIndicator {
       return indicator.up();
     } catch (error) {
       const timedOut = isDatabaseTimeout(error);
-      return indicator.down({ message: timedOut ? `No answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error) });
+      return indicator.down({
+        message: timedOut ? `No answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

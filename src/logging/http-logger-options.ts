@@ -33,10 +33,12 @@ export function httpLoggerOptions(config: AppConfig): Options {
       const { user } = request as IncomingMessage & { user?: { uid?: number } };
       return { route: routePattern(request), uid: user?.uid, ...readLogContext(response) };
     },
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_request, response, error) =>
+      error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
     customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,
     customErrorMessage: (request, response) => `${request.method} ${response.statusCode}`,
-    transport: config.environment === 'development' && prettyAvailable() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+    transport:
+      config.environment === 'development' && prettyAvailable() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
   };
 }
 

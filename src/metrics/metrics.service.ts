@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { databasePoolUsage } from './database-pool-usage.js';
 
-export type GrantOutcome = 'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'busy' | 'error';
+export type GrantOutcome =
+  'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'busy' | 'error';
 
 /**
  * The service's Prometheus metrics. One registry per application instance (not prom-client's global
@@ -49,10 +50,7 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
-    dataSource: DataSource,
-  ) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
     const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;
     new Gauge({

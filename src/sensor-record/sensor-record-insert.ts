@@ -26,7 +26,9 @@ export class SensorRecordInsert {
 
   query(rows: NewSensorRecordRow[]): [sql: string, parameters: unknown[]] {
     const { driver } = this.dataSource;
-    const parameters = rows.flatMap((row) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(row), column)));
+    const parameters = rows.flatMap((row) =>
+      this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(row), column)),
+    );
     return [this.prefix + rows.map(() => this.rowPlaceholders).join(', '), parameters];
   }
 }

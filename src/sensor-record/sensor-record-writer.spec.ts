@@ -13,7 +13,8 @@ const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReco
   fieldSequence: sequence,
 });
 
-const connectionLost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+const connectionLost = () =>
+  Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
 
 describe(SensorRecordWriter.name, () => {
   let dataSource: DataSource;
@@ -71,7 +72,9 @@ describe(SensorRecordWriter.name, () => {
     expect(commits.map((commit) => commit.visibleRows)).toEqual([1, 4, 7]);
     expect(new Set(nids).size).toBe(7);
     const byNid = new Map((await stored()).map((row) => [row.nid, row]));
-    rows.forEach((row, index) => expect(byNid.get(nids[index]!)).toEqual({ nid: nids[index], vid: nids[index], uuid: row.uuid, sequence: index }));
+    rows.forEach((row, index) =>
+      expect(byNid.get(nids[index]!)).toEqual({ nid: nids[index], vid: nids[index], uuid: row.uuid, sequence: index }),
+    );
   });
 
   it('answers no write before the transaction holding its row has committed', async () => {
@@ -108,7 +111,9 @@ describe(SensorRecordWriter.name, () => {
 
     const results = await Promise.allSettled([1, 2, 3].map((sequence) => write(reportRow(sequence))));
 
-    expect(results).toEqual(Array.from({ length: 3 }, () => ({ status: 'rejected', reason: expect.objectContaining({ code: 'PROTOCOL_CONNECTION_LOST' }) })));
+    expect(results).toEqual(
+      Array.from({ length: 3 }, () => ({ status: 'rejected', reason: expect.objectContaining({ code: 'PROTOCOL_CONNECTION_LOST' }) })),
+    );
     expect(commits).toHaveLength(2); // the first row alone, then the other two together: no per-row retry
     expect(await stored()).toEqual([]);
   });

@@ -143,7 +143,11 @@ export function CreateSensorRecordDocs() {
       'The body is not JSON, not an object, or `_links.type.href` names another type.',
       unknownTypeLinkMessage(sensorRecordTypeHref('http://example.org')),
     ),
-    ApiErrorResponse(503, 'The database is unavailable; nothing was stored. Retry after `Retry-After` seconds.', DATABASE_UNAVAILABLE_MESSAGE),
+    ApiErrorResponse(
+      503,
+      'The database is unavailable; nothing was stored. Retry after `Retry-After` seconds.',
+      DATABASE_UNAVAILABLE_MESSAGE,
+    ),
   );
 }
 

@@ -44,7 +44,11 @@ export class SensorRecordController {
   @ReadSensorRecordDocs()
   @Authenticated({ deniedMessage: VIEW_DENIED_MESSAGE })
   @RenderSensorRecord()
-  async show(@Param('nid') nidParameter: string, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<SensorRecordModel> {
+  async show(
+    @Param('nid') nidParameter: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<SensorRecordModel> {
     // Drupal's node route only matches digits; anything else is no route at all.
     if (!/^\d+$/.test(nidParameter)) throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage(request.method, request.path));
     const nid = Number(nidParameter);

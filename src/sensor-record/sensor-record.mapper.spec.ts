@@ -41,7 +41,11 @@ describe(toSensorRecordModel.name, () => {
 
   it('gives decimals in their shortest form, from MySQL strings or SQLite numbers', () => {
     const fromMysql = sut(row(), { owner, revisionUser: owner, bundleUuid }).fields;
-    const fromSqlite = sut(row({ fieldBatteryVoltage: 3.6, fieldData: 21, fieldSnr: -9.25 }), { owner, revisionUser: owner, bundleUuid }).fields;
+    const fromSqlite = sut(row({ fieldBatteryVoltage: 3.6, fieldData: 21, fieldSnr: -9.25 }), {
+      owner,
+      revisionUser: owner,
+      bundleUuid,
+    }).fields;
 
     for (const fields of [fromMysql, fromSqlite]) {
       expect(fields).toMatchObject({ batteryVoltage: '3.6', data: '21', snr: '-9.25' });

@@ -23,8 +23,6 @@ const SUBMISSION_BODY_LIMIT = '64kb';
 })
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(submissionBody(SUBMISSION_BODY_LIMIT))
-      .forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
+    consumer.apply(submissionBody(SUBMISSION_BODY_LIMIT)).forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
   }
 }

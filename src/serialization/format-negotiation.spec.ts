@@ -52,7 +52,7 @@ describe(negotiateFormat.name, () => {
     [given('ya\nml'), 'ya\\u000aml'],
     [{ kind: 'malformed', given: '_format=json&_format=xml' } as const, '_format=json&_format=xml'],
     [{ kind: 'malformed', given: '_format[a]=json' } as const, '_format[a]=json'],
-  ])('refuses _format %p with 406 and Drupal\'s message, on one line', (format, shown) => {
+  ])("refuses _format %p with 406 and Drupal's message, on one line", (format, shown) => {
     let thrown: unknown;
     try {
       sut(format, 'application/json');

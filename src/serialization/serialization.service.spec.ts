@@ -5,7 +5,10 @@ import { SerializationService } from './serialization.service.js';
 
 const config = { baseUrl: 'https://sensors.example.org', siteTimezone: 'Pacific/Auckland' } as AppConfig;
 
-function withFields(changes: Partial<SensorRecordModel['fields']>, record: SensorRecordModel = sensorRecordModelStub.full): SensorRecordModel {
+function withFields(
+  changes: Partial<SensorRecordModel['fields']>,
+  record: SensorRecordModel = sensorRecordModelStub.full,
+): SensorRecordModel {
   return { ...record, fields: { ...record.fields, ...changes } };
 }
 

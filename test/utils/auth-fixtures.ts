@@ -48,16 +48,13 @@ export async function createUser(
 
 /** A password grant over HTTP; fails the test unless it answers 200. */
 export async function obtainTokens(app: INestApplication, client: TestClient, user: TestUser): Promise<TokenPair> {
-  const response = await request(app.getHttpServer())
-    .post(TOKEN_PATH)
-    .type('form')
-    .send({
-      grant_type: 'password',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      username: user.username,
-      password: user.password,
-    });
+  const response = await request(app.getHttpServer()).post(TOKEN_PATH).type('form').send({
+    grant_type: 'password',
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    username: user.username,
+    password: user.password,
+  });
   if (response.status !== 200) {
     throw new Error(`Password grant answered ${response.status}: ${JSON.stringify(response.body)}`);
   }

@@ -60,7 +60,7 @@ describe(BearerAuthGuard.name, () => {
     expect(refusal.getStatus()).toBe(403);
   });
 
-  it('uses the route\'s denied message', () => {
+  it("uses the route's denied message", () => {
     const refusal = deniedBy(() => sut.handleRequest(null, undefined, undefined, contextWith({ deniedMessage: 'No.' })));
 
     expect(refusal.getResponse()).toEqual({ message: 'No.' });

@@ -18,7 +18,13 @@ export const OAuthErrors = {
       hint,
     ),
   invalidClient: (usedBasicAuth: boolean) =>
-    oauthError(401, 'invalid_client', 'Client authentication failed', undefined, usedBasicAuth ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {}),
+    oauthError(
+      401,
+      'invalid_client',
+      'Client authentication failed',
+      undefined,
+      usedBasicAuth ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {},
+    ),
   invalidCredentials: () => oauthError(400, 'invalid_grant', 'The user credentials were incorrect.'),
   invalidRefreshToken: (hint: string) => oauthError(400, 'invalid_grant', 'The refresh token is invalid.', hint),
   unsupportedGrantType: () =>

@@ -48,7 +48,8 @@ export class TokenGrantsService {
       return await (grantType === 'password' ? this.passwordGrant(request, client.clientId) : this.refreshGrant(request, client.clientId));
     } catch (error) {
       // A client deleted after this instance cached it: its tokens can no longer be stored.
-      if (isForeignKeyViolation(error) && !(await this.clients.exists(client.clientId))) throw OAuthErrors.invalidClient(request.usedBasicAuth);
+      if (isForeignKeyViolation(error) && !(await this.clients.exists(client.clientId)))
+        throw OAuthErrors.invalidClient(request.usedBasicAuth);
       throw error;
     }
   }

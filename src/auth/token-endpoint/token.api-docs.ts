@@ -53,7 +53,13 @@ export function TokenEndpointDocs() {
       examples: {
         password: {
           summary: 'Password grant',
-          value: { grant_type: 'password', client_id: '5efa0119-…', client_secret: '11gI1DdV…', username: 'gateway-01', password: 'a long passphrase' },
+          value: {
+            grant_type: 'password',
+            client_id: '5efa0119-…',
+            client_secret: '11gI1DdV…',
+            username: 'gateway-01',
+            password: 'a long passphrase',
+          },
         },
         refresh: {
           summary: 'Refresh grant',

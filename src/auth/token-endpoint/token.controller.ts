@@ -47,5 +47,7 @@ function grantOutcome(error: unknown): GrantOutcome {
   if (error.getStatus() === 429) return 'throttled';
   if (error.getStatus() === 503) return 'busy';
   const code = (error.getResponse() as { error?: unknown }).error;
-  return code === 'invalid_request' || code === 'invalid_client' || code === 'invalid_grant' || code === 'unsupported_grant_type' ? code : 'error';
+  return code === 'invalid_request' || code === 'invalid_client' || code === 'invalid_grant' || code === 'unsupported_grant_type'
+    ? code
+    : 'error';
 }

@@ -23,9 +23,7 @@ export class SigningKeyError extends Error {}
 export function loadSigningKeys(settings: SigningKeySettings): SigningKeys {
   if (settings.privateKey) {
     const privateKey = parseKey('OAUTH_PRIVATE_KEY', settings.privateKey, createPrivateKey);
-    const publicKey = settings.publicKey
-      ? parseKey('OAUTH_PUBLIC_KEY', settings.publicKey, createPublicKey)
-      : createPublicKey(privateKey);
+    const publicKey = settings.publicKey ? parseKey('OAUTH_PUBLIC_KEY', settings.publicKey, createPublicKey) : createPublicKey(privateKey);
     assertPair({ privateKey, publicKey });
     return { privateKey, publicKey };
   }

@@ -20,5 +20,4 @@ describe(assertAcceptablePassword.name, () => {
   ])('accepts %s', (_case, password, username) => {
     expect(() => assertAcceptablePassword(password, username)).not.toThrow();
   });
-
 });

@@ -2,8 +2,7 @@ import { InvalidUserInputError } from './user-errors.js';
 
 export const MIN_PASSWORD_LENGTH = 10;
 
-export const PASSWORD_RULE =
-  `The password must be at least ${MIN_PASSWORD_LENGTH} characters long, not one character repeated, and not the user name.`;
+export const PASSWORD_RULE = `The password must be at least ${MIN_PASSWORD_LENGTH} characters long, not one character repeated, and not the user name.`;
 
 /**
  * Refuses a trivially weak password when one is set (existing hashes are never re-checked). Length

@@ -3,7 +3,6 @@ import { CONTROL_CHARACTERS, escapeCharacters } from '../../common/text/control-
 /** Drupal's limit on user names, in characters (code points, as the database column counts them). */
 export const MAX_NAME_LENGTH = 60;
 
-
 /** A user name fit to be looked up or stored: 1 to 60 characters, none of them a control character. */
 export function isValidName(name: string): boolean {
   const length = [...name].length;

@@ -62,11 +62,7 @@ export class UsersService {
 
   /** The row the database's collation matches (at most one: the name's unique index uses the same comparison). */
   private findCandidate(username: string): Promise<UserEntity | null> {
-    return this.users
-      .createQueryBuilder('user')
-      .addSelect('user.pass')
-      .where('user.name = :username', { username })
-      .getOne();
+    return this.users.createQueryBuilder('user').addSelect('user.pass').where('user.name = :username', { username }).getOne();
   }
 
   /** The active user whose credentials these are, or null; takes as long for an unknown name. */

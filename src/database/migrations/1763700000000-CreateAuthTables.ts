@@ -29,8 +29,7 @@ export class CreateAuthTables1763700000000 implements MigrationInterface {
     });
     const flag = (name: string): TableColumnOptions => ({ name, type: 'boolean', default: 0 });
     const instant = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'datetime', isNullable: nullable });
-    const table = (name: string, columns: TableColumnOptions[]) =>
-      new Table({ name, columns, ...(mysql ? { engine: 'InnoDB' } : {}) });
+    const table = (name: string, columns: TableColumnOptions[]) => new Table({ name, columns, ...(mysql ? { engine: 'InnoDB' } : {}) });
     // Whatever the database's default, the tables themselves are utf8mb4 (TypeORM has no table charset option).
     const utf8mb4 = async (name: string) => {
       if (mysql) await queryRunner.query(`ALTER TABLE \`${name}\` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -117,10 +116,7 @@ export class CreateAuthTables1763700000000 implements MigrationInterface {
       'login_failures',
       new TableIndex({ name: 'login_failures_address', columnNames: ['address', 'attempted_at'] }),
     );
-    await queryRunner.createIndex(
-      'login_failures',
-      new TableIndex({ name: 'login_failures_attempted_at', columnNames: ['attempted_at'] }),
-    );
+    await queryRunner.createIndex('login_failures', new TableIndex({ name: 'login_failures_attempted_at', columnNames: ['attempted_at'] }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

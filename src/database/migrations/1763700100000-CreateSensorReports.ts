@@ -32,8 +32,7 @@ export class CreateSensorReports1763700100000 implements MigrationInterface {
       type: mysql ? 'mediumtext' : 'text',
       ...utf8mb4,
     });
-    const table = (name: string, columns: TableColumnOptions[]) =>
-      new Table({ name, columns, ...(mysql ? { engine: 'InnoDB' } : {}) });
+    const table = (name: string, columns: TableColumnOptions[]) => new Table({ name, columns, ...(mysql ? { engine: 'InnoDB' } : {}) });
 
     await queryRunner.createTable(
       table('node_type', [{ ...ascii('type', 32), isPrimary: true }, ascii('uuid', 36), text('name', 255)]),

@@ -16,8 +16,10 @@ const FLAG = 'TINYINT(1) NOT NULL';
 const FLAG_OFF = 'TINYINT(1) NOT NULL DEFAULT 0';
 const INSTANT = 'DATETIME NOT NULL';
 const DECIMAL = 'DECIMAL(10,3) NULL';
-const ascii = (length: number, nullable = false) => `VARCHAR(${length}) CHARACTER SET ascii COLLATE ascii_bin ${nullable ? 'NULL' : 'NOT NULL'}`;
-const text = (length: number, nullable = false) => `VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci ${nullable ? 'NULL' : 'NOT NULL'}`;
+const ascii = (length: number, nullable = false) =>
+  `VARCHAR(${length}) CHARACTER SET ascii COLLATE ascii_bin ${nullable ? 'NULL' : 'NOT NULL'}`;
+const text = (length: number, nullable = false) =>
+  `VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci ${nullable ? 'NULL' : 'NOT NULL'}`;
 
 const tokenColumns = (secret: Column): Column[] => [
   ['id', ID, 'Row id.'],
@@ -110,7 +112,11 @@ const TABLES: DescribedTable[] = [
       ['sticky', FLAG, 'Sticky: always 0.'],
       ['default_langcode', FLAG, 'Default translation: always 1.'],
       ['revision_translation_affected', FLAG, 'Always 1.'],
-      ['revision_log', 'TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NULL', 'Revision log message: always NULL (rendered as an empty list).'],
+      [
+        'revision_log',
+        'TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NULL',
+        'Revision log message: always NULL (rendered as an empty list).',
+      ],
       ['uid', INT, 'users.uid of the user whose access token submitted the record.'],
       ['revision_uid', INT, 'users.uid of the revision author: the same user.'],
       [
@@ -203,7 +209,10 @@ export class DescribeSchema1763800200000 implements MigrationInterface {
 function alterTable(table: DescribedTable, withComments: boolean): string {
   const comment = (text: string) => (withComments ? ` COMMENT ${literal(text)}` : " COMMENT ''");
   const columns = table.columns.map(([name, definition, text]) => `MODIFY COLUMN \`${name}\` ${definition}${comment(text)}`);
-  return [`ALTER TABLE \`${table.name}\` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci${comment(table.comment)}`, ...columns].join(', ');
+  return [
+    `ALTER TABLE \`${table.name}\` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci${comment(table.comment)}`,
+    ...columns,
+  ].join(', ');
 }
 
 function literal(text: string): string {
@@ -233,7 +242,8 @@ async function addReportForeignKeysOnMysql(queryRunner: QueryRunner): Promise<vo
   await queryRunner.query('SET foreign_key_checks = 0');
   try {
     const constraints = REPORT_FOREIGN_KEYS.map(
-      (key) => `ADD CONSTRAINT ${key.name} FOREIGN KEY (${key.column}) REFERENCES ${key.table} (${key.referenced}) ON DELETE RESTRICT ON UPDATE RESTRICT`,
+      (key) =>
+        `ADD CONSTRAINT ${key.name} FOREIGN KEY (${key.column}) REFERENCES ${key.table} (${key.referenced}) ON DELETE RESTRICT ON UPDATE RESTRICT`,
     );
     await queryRunner.query(`ALTER TABLE sensor_report ${constraints.join(', ')}`);
   } finally {
@@ -267,7 +277,8 @@ async function keepingSqliteSequence(queryRunner: QueryRunner, rebuild: () => Pr
   await rebuild();
   if (!before) return;
   await queryRunner.query("DELETE FROM sqlite_sequence WHERE name = 'sensor_report'");
-  await queryRunner.query("INSERT INTO sqlite_sequence (name, seq) SELECT 'sensor_report', MAX(?, COALESCE(MAX(nid), 0)) FROM sensor_report", [
-    before.seq,
-  ]);
+  await queryRunner.query(
+    "INSERT INTO sqlite_sequence (name, seq) SELECT 'sensor_report', MAX(?, COALESCE(MAX(nid), 0)) FROM sensor_report",
+    [before.seq],
+  );
 }

@@ -57,7 +57,10 @@ function assertJsonContentType(header: string | undefined): void {
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
   if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
   const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
-  const name = charset?.slice(charset.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
+  const name = charset
+    ?.slice(charset.indexOf('=') + 1)
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   if (name !== undefined && !UTF8_CHARSETS.has(name.toLowerCase())) {
     throw new ApiException(415, `The request body must be UTF-8 JSON; charset "${name}" is not supported.`);
   }

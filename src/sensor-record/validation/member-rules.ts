@@ -41,7 +41,10 @@ export function text(limit: number, options: { notBlank?: boolean } = {}): Membe
   };
 }
 
-export function choice(values: readonly string[], options: { coerce?: (value: unknown) => unknown; description?: string } = {}): MemberRule {
+export function choice(
+  values: readonly string[],
+  options: { coerce?: (value: unknown) => unknown; description?: string } = {},
+): MemberRule {
   return {
     coerce: options.coerce,
     validators: [check('choice', messages.choice, (value) => values.includes(value as string))],

@@ -97,7 +97,10 @@ describe('submissionValidationPipe', () => {
       field_battery_voltage: { value: 3.1415 },
       field_data: '21.000',
     });
-    Object.assign(body.metadata, { time: [{ value: '2020-07-22T06:11:11Z' }], gateways: [{ field_rssi: [{ value: '-97' }], field_snr: 9.25 }] });
+    Object.assign(body.metadata, {
+      time: [{ value: '2020-07-22T06:11:11Z' }],
+      gateways: [{ field_rssi: [{ value: '-97' }], field_snr: 9.25 }],
+    });
 
     const report = (await validate(body)) as CreateSensorRecordDto;
 
@@ -121,10 +124,9 @@ describe('submissionValidationPipe', () => {
   it('takes nothing from "__proto__" or "constructor" members, which JSON.parse makes own properties', async () => {
     // Parsed, not written as a literal: in an object literal `__proto__` would set the prototype instead.
     const body = JSON.parse(
-      JSON.stringify(valid()).replace(
-        /^\{/,
-        '{"__proto__":{"polluted":1,"dev_id":"from-proto"},"constructor":{"prototype":{"polluted":1}},',
-      ).replace('"metadata":{', '"metadata":{"__proto__":{"gateways":[{"rssi":"x"}]},'),
+      JSON.stringify(valid())
+        .replace(/^\{/, '{"__proto__":{"polluted":1,"dev_id":"from-proto"},"constructor":{"prototype":{"polluted":1}},')
+        .replace('"metadata":{', '"metadata":{"__proto__":{"gateways":[{"rssi":"x"}]},'),
     );
     expect(Object.hasOwn(body, '__proto__')).toBe(true);
 
