@@ -59,3 +59,15 @@ function isSqliteBusy(error: unknown): boolean {
   const found = typeof code === 'string' ? code : driverError?.code;
   return typeof found === 'string' && found.startsWith('SQLITE_BUSY');
 }
+
+/**
+ * Runs `work`, whose statements each commit as they run: `work` orders them so that stopping after any
+ * one of them leaves the data consistent. On MySQL they go to the pool as they come, without the two
+ * extra round trips of BEGIN and COMMIT. On SQLite a statement outside a transaction would run inside
+ * whichever transaction happens to be open on TypeORM's one shared connection, and be rolled back with
+ * it; there `work` waits its turn behind the other transactions and runs as one of them.
+ */
+export function runStatements<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  if (dataSource.options.type === 'mysql') return work(dataSource.manager);
+  return runInTransaction(dataSource, work);
+}

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientsService } from '../clients/clients.service.js';
 import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
-import { runInTransaction } from '../../database/run-in-transaction.js';
+import { runInTransaction, runStatements } from '../../database/run-in-transaction.js';
 import { revokeFamily } from '../tokens/token-family.js';
 import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
@@ -18,6 +18,13 @@ import type { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
 
 type RefreshOutcome = { pair: TokenResponse } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
+
+/** A new pair, stored; `response` is what the client is handed, the rest names the rows if it never is. */
+interface IssuedPair {
+  response: TokenResponse;
+  jti: string;
+  refreshTokenHash: string;
+}
 
 /** Housekeeping runs on about one password grant in this many. */
 const PRUNE_EVERY = 20;
@@ -68,7 +75,8 @@ export class TokenGrantsService {
     await this.flood.release(slot);
     if (Math.random() < 1 / PRUNE_EVERY) await this.housekeeping.prune();
     const grant = { uid: user.uid, clientId, familyId: randomUUID() };
-    return runInTransaction(this.dataSource, (manager) => this.issuePair(manager, grant));
+    // Two INSERTs, each committed as it runs: if the second fails, the first names a token never handed out.
+    return (await runStatements(this.dataSource, (manager) => this.issuePair(manager, grant))).response;
   }
 
   /** The user, or null when the check failed (the slot then stays taken: it is the failure). */
@@ -83,21 +91,28 @@ export class TokenGrantsService {
     }
   }
 
+  /**
+   * Four statements, each committed as it runs (docs/interface.md#refresh-tokens): read the token with
+   * its user; store the new pair; then take the used token with a conditional UPDATE, the one arbiter
+   * between concurrent refreshes. Whatever fails before that UPDATE leaves the used token as it was (the
+   * new rows, whose secrets nobody was given, expire unused), so a retry works; the pair is handed out only
+   * once the UPDATE changed the row.
+   */
   private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
     const presented = request.required('refresh_token');
-    const outcome = await runInTransaction(this.dataSource, async (manager): Promise<RefreshOutcome> => {
+    const outcome = await runStatements(this.dataSource, async (manager): Promise<RefreshOutcome> => {
       const now = new Date();
-      // The user is read through the transaction's own connection: asking the pool for a second one
-      // while holding one deadlocks once as many refreshes run at once as the pool has connections.
-      const found = await this.refreshTokens.findWithUserStatus(manager, presented);
-      if (!found) return { error: 'unknown' };
-      const { stored, userActive } = found;
+      const stored = await this.refreshTokens.findWithUserStatus(manager, presented);
+      if (!stored) return { error: 'unknown' };
       if (stored.clientId !== clientId) return { error: 'client' };
       if (stored.revoked) return { reuse: stored.familyId };
       if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
-      if (!userActive) return { error: 'user' };
-      if (!(await this.refreshTokens.revoke(manager, stored.id, now))) return { reuse: stored.familyId };
-      return { pair: await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId }) };
+      if (!stored.userActive) return { error: 'user' };
+      const issued = await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId });
+      if (await this.refreshTokens.revoke(manager, stored.id, now)) return { pair: issued.response };
+      // Another refresh took the token first: this pair is never handed out, and the token came back used.
+      await this.discardPair(manager, issued);
+      return { reuse: stored.familyId };
     });
     if ('pair' in outcome) return outcome.pair;
     if ('reuse' in outcome) {
@@ -118,16 +133,25 @@ export class TokenGrantsService {
     }
   }
 
-  private async issuePair(manager: Parameters<AccessTokensService['issue']>[0], grant: TokenGrant): Promise<TokenResponse> {
+  private async issuePair(manager: EntityManager, grant: TokenGrant): Promise<IssuedPair> {
     const now = Math.floor(Date.now() / 1000);
-    const accessToken = await this.accessTokens.issue(manager, grant, now);
-    const refreshToken = await this.refreshTokens.issue(manager, grant, now);
+    const access = await this.accessTokens.issue(manager, grant, now);
+    const refresh = await this.refreshTokens.issue(manager, grant, now);
     return {
-      token_type: 'Bearer',
-      expires_in: this.config.tokens.accessTokenTtl,
-      access_token: accessToken,
-      refresh_token: refreshToken,
+      response: {
+        token_type: 'Bearer',
+        expires_in: this.config.tokens.accessTokenTtl,
+        access_token: access.token,
+        refresh_token: refresh.token,
+      },
+      jti: access.jti,
+      refreshTokenHash: refresh.tokenHash,
     };
+  }
+
+  private async discardPair(manager: EntityManager, pair: IssuedPair): Promise<void> {
+    await this.refreshTokens.discard(manager, pair.refreshTokenHash);
+    await this.accessTokens.discard(manager, pair.jti);
   }
 }
 

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../../config/app-config.js';
-import { AccessTokenEntity } from './access-token.entity.js';
 import { AccessTokensService } from './access-tokens.service.js';
 import type { SigningKeysService } from './signing-keys.service.js';
 
@@ -15,9 +14,19 @@ const grant = Object.freeze({ uid: 42, clientId: 'client-a', familyId: 'family-1
 const NOW = 1_800_000_000;
 const at = (seconds: number) => new Date(seconds * 1000);
 
+/** A manager whose driver stores every value as it is given, recording the statements sent. */
+const recordingManager = (query: jest.Mock<(sql: string, parameters: unknown[]) => Promise<unknown>>) =>
+  ({
+    query,
+    connection: {
+      getMetadata: () => ({ findColumnWithPropertyName: (propertyName: string) => ({ propertyName }) }),
+      driver: { preparePersistentValue: (value: unknown) => value },
+    },
+  }) as unknown as EntityManager;
+
 describe(AccessTokensService.name, () => {
   let sut: AccessTokensService;
-  let insert: jest.Mock<(entity: unknown, row: object) => Promise<void>>;
+  let query: jest.Mock<(sql: string, parameters: unknown[]) => Promise<unknown>>;
   let token: string;
 
   const sign = (claims: JWTPayload, alg = 'RS256', key: Parameters<SignJWT['sign']>[0] = privateKey) =>
@@ -25,8 +34,8 @@ describe(AccessTokensService.name, () => {
 
   beforeEach(async () => {
     sut = new AccessTokensService(config, keys);
-    insert = jest.fn<(entity: unknown, row: object) => Promise<void>>().mockResolvedValue(undefined);
-    token = await sut.issue({ insert } as unknown as EntityManager, grant, NOW);
+    query = jest.fn<(sql: string, parameters: unknown[]) => Promise<unknown>>().mockResolvedValue(undefined);
+    ({ token } = await sut.issue(recordingManager(query), grant, NOW));
   });
 
   describe('issue', () => {
@@ -45,15 +54,11 @@ describe(AccessTokensService.name, () => {
     });
 
     it('records the token in its family so the family can revoke it', () => {
-      expect(insert).toHaveBeenCalledWith(AccessTokenEntity, {
-        jti: decodeJwt(token).jti,
-        familyId: 'family-1',
-        clientId: 'client-a',
-        uid: 42,
-        expiresAt: at(NOW + 300),
-        revoked: false,
-        created: at(NOW),
-      });
+      expect(query).toHaveBeenCalledTimes(1);
+      expect(query).toHaveBeenCalledWith(
+        'INSERT INTO oauth_access_tokens (jti, family_id, client_id, uid, expires_at, revoked, created) VALUES (?, ?, ?, ?, ?, 0, ?)',
+        [decodeJwt(token).jti, 'family-1', 'client-a', 42, at(NOW + 300), at(NOW)],
+      );
     });
   });
 

@@ -3,6 +3,7 @@ import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { toColumnValue } from '../../database/plain-sql.js';
 import { AccessTokenEntity } from './access-token.entity.js';
 import { SigningKeysService } from './signing-keys.service.js';
 
@@ -11,6 +12,11 @@ export interface AccessTokenClaims {
   jti: string;
   uid: number;
   clientId: string;
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  jti: string;
 }
 
 export interface TokenGrant {
@@ -24,6 +30,10 @@ export const TOKEN_SCOPE = 'authenticated';
 export const CLOCK_LEEWAY_SECONDS = 1;
 const REQUIRED_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope'];
 
+// Plain SQL: part of a grant's few statements (docs/interface.md#refresh-tokens).
+const INSERT = `INSERT INTO oauth_access_tokens (jti, family_id, client_id, uid, expires_at, revoked, created) VALUES (?, ?, ?, ?, ?, 0, ?)`;
+const DISCARD = 'DELETE FROM oauth_access_tokens WHERE jti = ?';
+
 @Injectable()
 export class AccessTokensService {
   constructor(
@@ -31,8 +41,8 @@ export class AccessTokensService {
     private readonly keys: SigningKeysService,
   ) {}
 
-  /** Signs an access token and records it (in the caller's transaction) so its family can revoke it. */
-  async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<string> {
+  /** Signs an access token and records it so that its family can revoke it. */
+  async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<IssuedAccessToken> {
     const jti = randomBytes(32).toString('hex');
     const expiresAt = now + this.config.tokens.accessTokenTtl;
     const token = await new SignJWT({ scope: TOKEN_SCOPE })
@@ -45,16 +55,20 @@ export class AccessTokensService {
       .setNotBefore(now)
       .setExpirationTime(expiresAt)
       .sign(this.keys.privateKey);
-    await manager.insert(AccessTokenEntity, {
+    await manager.query(INSERT, [
       jti,
-      familyId: grant.familyId,
-      clientId: grant.clientId,
-      uid: grant.uid,
-      expiresAt: new Date(expiresAt * 1000),
-      revoked: false,
-      created: new Date(now * 1000),
-    });
-    return token;
+      grant.familyId,
+      grant.clientId,
+      grant.uid,
+      toColumnValue(manager, AccessTokenEntity, 'expiresAt', new Date(expiresAt * 1000)),
+      toColumnValue(manager, AccessTokenEntity, 'created', new Date(now * 1000)),
+    ]);
+    return { token, jti };
+  }
+
+  /** Removes the record of a token that was never handed out. */
+  async discard(manager: EntityManager, jti: string): Promise<void> {
+    await manager.query(DISCARD, [jti]);
   }
 
   /**

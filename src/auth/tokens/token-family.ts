@@ -1,11 +1,16 @@
 import type { EntityManager } from 'typeorm';
+import { toColumnValue } from '../../database/plain-sql.js';
 import { AccessTokenEntity } from './access-token.entity.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
 /** Revokes every refresh and access token descended from the password grant `familyId` started. */
 export async function revokeFamily(manager: EntityManager, familyId: string, now: Date): Promise<void> {
-  await manager.update(RefreshTokenEntity, { familyId, revoked: false }, { revoked: true, revokedAt: now });
-  await manager.update(AccessTokenEntity, { familyId, revoked: false }, { revoked: true });
+  const revokedAt = toColumnValue(manager, RefreshTokenEntity, 'revokedAt', now);
+  await manager.query('UPDATE oauth_refresh_tokens SET revoked = 1, revoked_at = ? WHERE family_id = ? AND revoked = 0', [
+    revokedAt,
+    familyId,
+  ]);
+  await manager.query('UPDATE oauth_access_tokens SET revoked = 1 WHERE family_id = ? AND revoked = 0', [familyId]);
 }
 
 /**

@@ -1,0 +1,46 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+
+// For statements written as plain SQL with `?` placeholders (both drivers take them): values go in and
+// come out exactly as the entity's repository would write and read them (booleans as 0/1, instants as
+// each driver stores them, in UTC).
+
+function columnOf<E extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<E>, property: keyof E & string): ColumnMetadata {
+  const column = manager.connection.getMetadata(entity).findColumnWithPropertyName(property);
+  if (!column) throw new Error(`No column for ${property}`);
+  return column;
+}
+
+/** A property's value as the driver stores it in its column. */
+export function toColumnValue<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  property: keyof E & string,
+  value: unknown,
+): unknown {
+  return manager.connection.driver.preparePersistentValue(value, columnOf(manager, entity, property));
+}
+
+/** A column's value as plain SQL read it, converted to what the entity holds. */
+export function fromColumnValue<E extends ObjectLiteral, P extends keyof E & string>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  property: P,
+  value: unknown,
+): E[P] {
+  return manager.connection.driver.prepareHydratedValue(value, columnOf(manager, entity, property)) as E[P];
+}
+
+/**
+ * Runs an UPDATE or DELETE and answers how many rows it changed (`manager.query` gives each driver's
+ * own raw result, which on SQLite does not say).
+ */
+export async function rowsChanged(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    const result = await runner.query(sql, parameters, true);
+    return result.affected ?? 0;
+  } finally {
+    if (!manager.queryRunner) await runner.release();
+  }
+}
