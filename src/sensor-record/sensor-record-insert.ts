@@ -4,6 +4,12 @@ import { SensorRecordEntity } from './sensor-record.entity.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 /**
+ * Parameters one statement may bind: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32);
+ * mysql2 fills the values in on the client, where only the packet size bounds a statement.
+ */
+export const MAX_BOUND_PARAMETERS = 32_766;
+
+/**
  * Builds the multi-row INSERT of new sensor records as plain SQL with `?` placeholders (both drivers
  * take them). The query builder's parameter bookkeeping grows with rows × columns and cost more
  * than the rest of the write (3.5 % of a submission's CPU at ~10 rows per batch). Values still go
@@ -13,6 +19,8 @@ export class SensorRecordInsert {
   private readonly columns: ColumnMetadata[];
   private readonly prefix: string;
   private readonly rowPlaceholders: string;
+  /** Rows one statement holds: as many as the parameter limit allows at this many columns. */
+  readonly rowsPerStatement: number;
 
   constructor(private readonly dataSource: DataSource) {
     const metadata = dataSource.getMetadata(SensorRecordEntity);
@@ -22,9 +30,19 @@ export class SensorRecordInsert {
     const names = this.columns.map((column) => driver.escape(column.databaseName)).join(', ');
     this.prefix = `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES `;
     this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
+    this.rowsPerStatement = Math.floor(MAX_BOUND_PARAMETERS / this.columns.length);
   }
 
-  query(rows: NewSensorRecordRow[]): [sql: string, parameters: unknown[]] {
+  /** The INSERT statements for the rows, in order: one, or more when the rows are more than one statement holds. */
+  statements(rows: NewSensorRecordRow[]): Array<[sql: string, parameters: unknown[]]> {
+    const statements: Array<[string, unknown[]]> = [];
+    for (let start = 0; start < rows.length; start += this.rowsPerStatement) {
+      statements.push(this.statement(rows.slice(start, start + this.rowsPerStatement)));
+    }
+    return statements;
+  }
+
+  private statement(rows: NewSensorRecordRow[]): [sql: string, parameters: unknown[]] {
     const { driver } = this.dataSource;
     const parameters = rows.flatMap((row) =>
       this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(row), column)),

@@ -88,7 +88,7 @@ describe(SensorRecordWriter.name, () => {
     ]);
   });
 
-  it('retries the rows of a failed batch one by one, so one bad row fails alone', async () => {
+  it('retries the submissions of a failed batch one by one, so one bad row fails alone', async () => {
     const taken = reportRow(0);
     const first = write(taken);
     const batch = [reportRow(1), reportRow(2, taken.uuid), reportRow(3)].map(write);
@@ -104,6 +104,60 @@ describe(SensorRecordWriter.name, () => {
       [1, true],
       [3, true],
     ]);
+  });
+
+  describe('with units of several rows (the rows of one request)', () => {
+    const unitOf = (sequences: number[]) => sequences.map((sequence) => reportRow(sequence));
+
+    it("stores a unit's rows in one transaction and answers their nids together, in the unit's order", async () => {
+      const rows = unitOf([10, 11, 12]);
+
+      const nids = await sut.writeTogether(rows);
+
+      expect(commits.map((commit) => commit.visibleRows)).toEqual([3]);
+      expect(await stored()).toEqual(
+        rows.map((row, index) => ({ nid: nids[index], vid: nids[index], uuid: row.uuid, sequence: 10 + index })),
+      );
+    });
+
+    it('takes whole units in order up to the row cap, and a unit larger than the cap alone', async () => {
+      const first = write(reportRow(0));
+      const queued = [unitOf([1]), unitOf([2]), unitOf([3, 4]), unitOf([5, 6, 7, 8, 9]), unitOf([10])].map((rows) =>
+        sut.writeTogether(rows),
+      );
+      await Promise.all([first, ...queued]);
+
+      // Cap 3: [0], then [1] [2] together (the unit of two would make four), [3 4], [5 … 9] alone, [10].
+      expect(commits.map((commit) => commit.visibleRows)).toEqual([1, 3, 5, 10, 11]);
+    });
+
+    it("retries unit by unit after a failure of a unit's own making: the unit holding the bad row fails whole", async () => {
+      const taken = reportRow(0);
+      const first = write(taken);
+      const spoilt = sut.writeTogether([reportRow(1), reportRow(2, taken.uuid)]);
+      const neighbour = write(reportRow(3));
+      await first;
+
+      const [spoiltResult, neighbourResult] = await Promise.allSettled([spoilt, neighbour]);
+
+      expect(spoiltResult).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_CONSTRAINT_UNIQUE' } });
+      expect(neighbourResult.status).toBe('fulfilled');
+      expect((await stored()).map((row) => row.sequence)).toEqual([0, 3]);
+    });
+
+    it('splits the INSERT of a unit larger than one statement may bind, in one transaction still', async () => {
+      const inserts: string[] = [];
+      dataSource.subscribers.push({ beforeQuery: (event) => void (/^INSERT INTO/.test(event.query) && inserts.push(event.query)) });
+      const rows = Array.from({ length: 1100 }, (_, index) => reportRow(index));
+
+      const nids = await sut.writeTogether(rows);
+
+      expect(inserts.length).toBeGreaterThan(1);
+      expect(commits).toHaveLength(1);
+      const byNid = new Map((await stored()).map((row) => [row.nid, row]));
+      expect(byNid.size).toBe(1100);
+      rows.forEach((row, index) => expect(byNid.get(nids[index]!)).toMatchObject({ vid: nids[index], uuid: row.uuid, sequence: index }));
+    });
   });
 
   it('rejects every write of the batch, storing none and retrying none, when the database is unavailable', async () => {

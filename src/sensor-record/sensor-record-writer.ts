@@ -4,12 +4,13 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
-import { SensorRecordInsert } from './sensor-record-insert.js';
+import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 export interface WriterLimits {
-  /** Transactions writing at once; the rest of the rows wait in the queue and form the next batch. */
+  /** Transactions writing at once; the rest of the units wait in the queue and form the next batch. */
   maxBatchesInFlight: number;
+  /** Rows a batch takes whole units up to; a unit larger than this is written alone. */
   maxRowsPerBatch: number;
 }
 
@@ -27,26 +28,28 @@ export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxBatchesInFlight: 2, maxR
  */
 export const MIN_TIME_FOR_COMMIT_MS = 100;
 
-interface PendingRow {
-  row: NewSensorRecordRow;
+/** A unit: the rows of one request, committed together or not at all. */
+interface PendingUnit {
+  rows: NewSensorRecordRow[];
   /** The caller's database deadline (epoch ms), Infinity when it has none. */
   deadline: number;
-  resolve: (nid: number) => void;
+  resolve: (nids: number[]) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Stores rows submitted by concurrent requests: while a batch is being written, the rows that arrive
- * queue up and are then written together, one multi-row INSERT in one transaction. That costs the
- * database about five statements per batch instead of four per row. Each caller gets its own row's
- * nid, and only after the COMMIT.
+ * Stores the rows of concurrent requests: while a batch is being written, the units that arrive (the
+ * rows of one request each: one for a submission, up to a thousand for a batch of reports) queue up and
+ * are then written together, a multi-row INSERT in one transaction (a "batch" in this file: the units
+ * one transaction writes). That costs the database about five statements per batch instead of four per
+ * row. Each caller gets its own rows' nids, and only after the COMMIT.
  *
- * A row keeps the database deadline of the request that wrote it: a row whose deadline passes while
+ * A unit keeps the database deadline of the request that wrote it: a unit whose deadline passes while
  * it queues is refused without being written, and a batch works to the earliest deadline among its
- * rows, rolling back rather than committing when too little time is left.
+ * units, rolling back rather than committing when too little time is left.
  */
 export class SensorRecordWriter {
-  private readonly queue: PendingRow[] = [];
+  private readonly queue: PendingUnit[] = [];
   private batchesInFlight = 0;
   private readonly insert: SensorRecordInsert;
 
@@ -59,10 +62,16 @@ export class SensorRecordWriter {
   }
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
-  write(row: NewSensorRecordRow): Promise<number> {
+  async write(row: NewSensorRecordRow): Promise<number> {
+    const [nid] = await this.writeTogether([row]);
+    return nid!;
+  }
+
+  /** Stores the rows in one transaction, all or none; resolves with their nids, in order, once committed. */
+  writeTogether(rows: NewSensorRecordRow[]): Promise<number[]> {
     const deadline = databaseDeadline() ?? Infinity;
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ row, deadline, resolve, reject });
+    return new Promise<number[]>((resolve, reject) => {
+      this.queue.push({ rows, deadline, resolve, reject });
       this.startBatches();
     });
   }
@@ -79,42 +88,56 @@ export class SensorRecordWriter {
     }
   }
 
-  /** The next rows to write; rows whose deadline passed while they queued are refused unwritten. */
-  private takeBatch(now = Date.now()): PendingRow[] {
-    const batch: PendingRow[] = [];
-    while (batch.length < this.limits.maxRowsPerBatch && this.queue.length > 0) {
-      const pending = this.queue.shift()!;
-      if (pending.deadline > now) batch.push(pending);
-      else pending.reject(new DatabaseTimeoutError('a turn to write the record'));
+  /**
+   * The next units to write, in order: whole units up to the row cap, or one unit larger than the cap
+   * alone. Units whose deadline passed while they queued are refused unwritten.
+   */
+  private takeBatch(now = Date.now()): PendingUnit[] {
+    const batch: PendingUnit[] = [];
+    let rows = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (batch.length > 0 && rows + next.rows.length > this.limits.maxRowsPerBatch) break;
+      this.queue.shift();
+      if (next.deadline <= now) {
+        next.reject(new DatabaseTimeoutError('a turn to write the record'));
+        continue;
+      }
+      batch.push(next);
+      rows += next.rows.length;
     }
     return batch;
   }
 
-  private async writeBatch(batch: PendingRow[]): Promise<void> {
+  private async writeBatch(batch: PendingUnit[]): Promise<void> {
     try {
       const nids = await this.commit(batch);
-      batch.forEach((pending, index) => pending.resolve(nids[index]!));
+      let first = 0;
+      for (const unit of batch) {
+        unit.resolve(nids.slice(first, first + unit.rows.length));
+        first += unit.rows.length;
+      }
     } catch (error) {
-      // An unavailable database would refuse each row again, and rows whose COMMIT went unconfirmed
-      // may be stored already; otherwise one row's own fault must not fail the rest.
+      // An unavailable database would refuse each unit again, and units whose COMMIT went unconfirmed
+      // may be stored already; otherwise one unit's own fault must not fail the rest.
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
-        for (const pending of batch) pending.reject(error);
+        for (const unit of batch) unit.reject(error);
         return;
       }
-      for (const pending of batch) {
-        await this.commit([pending]).then(([nid]) => pending.resolve(nid!), pending.reject);
+      for (const unit of batch) {
+        await this.commit([unit]).then(unit.resolve, unit.reject);
       }
     }
   }
 
-  /** Inserts the rows in one transaction; the nids, in the rows' order, once committed. */
-  private commit(batch: PendingRow[]): Promise<number[]> {
-    const rows = batch.map((pending) => pending.row);
-    const deadline = Math.min(...batch.map((pending) => pending.deadline));
+  /** Inserts the units' rows in one transaction; the nids, in the rows' order, once committed. */
+  private commit(batch: PendingUnit[]): Promise<number[]> {
+    const rows = batch.flatMap((unit) => unit.rows);
+    const deadline = Math.min(...batch.map((unit) => unit.deadline));
     const mysql = this.dataSource.options.type === 'mysql';
     return withDatabaseDeadline(deadline, () =>
       runInTransaction(this.dataSource, async (manager) => {
-        await manager.query(...this.insert.query(rows));
+        for (const statement of this.insert.statements(rows)) await manager.query(...statement);
         // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
         // promise consecutive ids within one multi-row INSERT.
         const nids = await nidsByUuid(manager, rows);
@@ -137,12 +160,14 @@ function isFailedCommit(error: unknown): boolean {
 
 /** The nid of each row, found by its unique uuid inside the inserting transaction. */
 async function nidsByUuid(manager: EntityManager, rows: NewSensorRecordRow[]): Promise<number[]> {
-  const uuids = rows.map((row) => row.uuid);
-  const found: Array<{ nid: number | string; uuid: string }> = await manager.query(
-    `SELECT nid, uuid FROM sensor_report WHERE uuid IN (${placeholders(uuids)})`,
-    uuids,
-  );
-  const nidOf = new Map(found.map((stored) => [stored.uuid, Number(stored.nid)]));
+  const nidOf = new Map<string, number>();
+  for (const uuids of chunks(rows.map((row) => row.uuid))) {
+    const found: Array<{ nid: number | string; uuid: string }> = await manager.query(
+      `SELECT nid, uuid FROM sensor_report WHERE uuid IN (${placeholders(uuids)})`,
+      uuids,
+    );
+    for (const stored of found) nidOf.set(stored.uuid, Number(stored.nid));
+  }
   return rows.map((row) => {
     const nid = nidOf.get(row.uuid);
     if (nid === undefined) throw new Error(`The inserted sensor record ${row.uuid} was not found`);
@@ -157,9 +182,18 @@ async function nidsByUuid(manager: EntityManager, rows: NewSensorRecordRow[]): P
  */
 async function setRevisionIds(manager: EntityManager, nids: number[]): Promise<void> {
   const lookup = manager.connection.options.type === 'mysql' ? ' FORCE INDEX (PRIMARY)' : '';
-  await manager.query(`UPDATE sensor_report${lookup} SET vid = nid WHERE nid IN (${placeholders(nids)})`, nids);
+  for (const part of chunks(nids)) {
+    await manager.query(`UPDATE sensor_report${lookup} SET vid = nid WHERE nid IN (${placeholders(part)})`, part);
+  }
 }
 
 function placeholders(values: unknown[]): string {
   return values.map(() => '?').join(', ');
+}
+
+/** The values in lists short enough to be bound as the parameters of one statement. */
+function chunks<T>(values: T[], size = MAX_BOUND_PARAMETERS): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < values.length; start += size) parts.push(values.slice(start, start + size));
+  return parts;
 }
