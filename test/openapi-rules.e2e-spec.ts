@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { submissionStub, submissionFrom, type SubmissionBody } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
-import { SENSOR_RECORD_URL, submit } from './utils/sensor-record-api.js';
+import { SENSOR_RECORD_URL, submit, submitBatch } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
 /**
@@ -33,7 +33,7 @@ interface OpenApiDocument {
 }
 
 interface Operation {
-  requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  requestBody?: { content: Record<string, { schema?: Schema & { minItems?: number }; examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, { content?: Record<string, { example?: { message?: string } }> }>;
 }
 
@@ -111,6 +111,7 @@ describe('The OpenAPI description states what the service does', () => {
   const server = () => testApp.app.getHttpServer();
   const createOperation = () => document.paths['/api-sensor/iot/sensor-record']!.post!;
   const readOperation = () => document.paths['/node/{nid}']!.get!;
+  const batchOperation = () => document.paths['/api-sensor/iot/sensor-records']!.post!;
   const documentedMessage = (operation: Operation, status: number) =>
     operation.responses[String(status)]?.content?.['application/json']?.example?.message;
 
@@ -183,6 +184,41 @@ describe('The OpenAPI description states what the service does', () => {
         status,
         answered: Number(status),
         message: documentedMessage(create, Number(status)),
+      });
+    }
+  });
+
+  it('accepts a batch of the documented example, and of the documented number of reports but not one more', async () => {
+    const batch = batchOperation().requestBody!.content['application/json']!;
+    const reports = (count: number) => Array.from({ length: count }, () => submissionStub.minimal);
+
+    for (const example of Object.values(batch.examples!))
+      await submitBatch(testApp.app, example.value, { token: caller.accessToken }).expect(201);
+    await submitBatch(testApp.app, reports(batch.schema!.minItems!), { token: caller.accessToken }).expect(201);
+    await submitBatch(testApp.app, reports(batch.schema!.maxItems!), { token: caller.accessToken }).expect(201);
+    await submitBatch(testApp.app, reports(batch.schema!.maxItems! + 1), { token: caller.accessToken }).expect(413);
+  });
+
+  it("answers a batch's documented errors with the documented messages", async () => {
+    const batch = batchOperation();
+    const missingDevId = submissionFrom(submissionStub.minimal);
+    delete missingDevId.dev_id;
+    const unknownEvent = submissionFrom(submissionStub.minimal);
+    unknownEvent.payload_fields.field_event = 'not-an-event';
+
+    const answers = {
+      403: await submitBatch(testApp.app, [submissionStub.minimal]),
+      406: await submitBatch(testApp.app, [submissionStub.minimal, missingDevId, unknownEvent], { token: caller.accessToken }),
+      413: await submitBatch(testApp.app, 'x'.repeat(2 * 1024 * 1024 + 1), { token: caller.accessToken }),
+      415: await submitBatch(testApp.app, [submissionStub.minimal], { token: caller.accessToken, contentType: 'text/plain' }),
+      422: await submitBatch(testApp.app, submissionStub.minimal, { token: caller.accessToken }),
+    };
+
+    for (const [status, response] of Object.entries(answers)) {
+      expect({ status, answered: response.status, message: response.body.message }).toEqual({
+        status,
+        answered: Number(status),
+        message: documentedMessage(batch, Number(status)),
       });
     }
   });

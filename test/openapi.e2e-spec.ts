@@ -55,6 +55,29 @@ describe('OpenAPI description', () => {
     expect(create.responses['201'].content['application/json'].example.field_event).toEqual([{ value: 'Sprung' }]);
   });
 
+  it('documents the batch endpoint: a list of reports with its limits, and every answer with an example body', async () => {
+    const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    const batch = response.body.paths['/api-sensor/iot/sensor-records'].post;
+
+    expect(batch.requestBody.content['application/json'].schema).toEqual({
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { $ref: '#/components/schemas/CreateSensorRecordDto' },
+    });
+    expect(batch.requestBody.content['application/hal+json'].examples.buffered.value).toHaveLength(2);
+    expect(Object.keys(batch.responses).sort()).toEqual(['201', '403', '406', '413', '415', '422', '503']);
+    for (const code of ['403', '406', '413', '415', '422', '503']) {
+      expect(batch.responses[code].content['application/json'].example.message).toEqual(expect.any(String));
+    }
+    expect(batch.responses['201'].content['application/json'].example[0]).toEqual({
+      nid: 42,
+      uuid: expect.any(String),
+      location: expect.stringMatching(/\/node\/42$/),
+    });
+    expect(Object.keys(response.body.components.schemas.CreatedRecordDto.properties)).toEqual(['nid', 'uuid', 'location']);
+  });
+
   it('documents the token endpoint: form fields, both grants and the error bodies', async () => {
     const response = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
     const token = response.body.paths['/api-sensor/oauth/token'].post;

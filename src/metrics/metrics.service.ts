@@ -39,7 +39,7 @@ export class MetricsService {
 
   private readonly recordsUnconfirmed = new Counter({
     name: 'sensor_records_unconfirmed_total',
-    help: 'Submissions answered 503 after their COMMIT was sent but not confirmed in time: each may be stored.',
+    help: 'Records answered 503 after their COMMIT was sent but not confirmed in time (one per submission, every report of a batch): each may be stored.',
     registers: [this.registry],
   });
 
@@ -77,8 +77,8 @@ export class MetricsService {
     this.recordsCreated.inc({ event });
   }
 
-  recordUnconfirmed(): void {
-    this.recordsUnconfirmed.inc();
+  recordUnconfirmed(records = 1): void {
+    this.recordsUnconfirmed.inc(records);
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

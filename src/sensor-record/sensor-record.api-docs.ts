@@ -9,7 +9,7 @@ import { SENSOR_REPORT_BUNDLE } from '../serialization/sensor-record.model.js';
 import { CONTENT_TYPES, RESPONSE_FORMATS } from '../serialization/response-format.js';
 import { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import { CREATE_DENIED_MESSAGE, RECORD_NOT_FOUND_MESSAGE, VIEW_DENIED_MESSAGE } from './sensor-record.messages.js';
-import { unknownTypeLinkMessage, unsupportedContentTypeMessage } from './submission/parse-submission.pipe.js';
+import { unknownTypeLinkMessage, unsupportedContentTypeMessage } from './submission/json-submission.js';
 import { violationReport } from './validation/validation-failure.js';
 import { violationMessages } from './validation/violation-messages.js';
 
@@ -32,7 +32,7 @@ const FORMAT_QUERY = ApiQuery({
   description: 'Rendering of the answer. Without it the Accept header decides; the default is hal_json.',
 });
 
-const SPEC_EXAMPLE = {
+export const SPEC_EXAMPLE = {
   dev_id: '0004A30B001C1234',
   metadata: { time: '2020-07-22T06:11:11+12:00', gateways: [{ rssi: -97, snr: 9.25 }] },
   payload_fields: {
@@ -49,7 +49,7 @@ const SPEC_EXAMPLE = {
   },
 };
 
-const BAIT_LEVEL_EXAMPLE = {
+export const BAIT_LEVEL_EXAMPLE = {
   dev_id: '0004A30B001C5678',
   metadata: { time: '2020-07-22 06:11:11' },
   payload_fields: {

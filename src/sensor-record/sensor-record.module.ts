@@ -3,18 +3,18 @@ import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
+import { BATCH_BODY_LIMIT } from './batch/parse-submission-batch.pipe.js';
+import { SENSOR_RECORD_BATCH_PATH, SensorRecordBatchController } from './batch/sensor-record-batch.controller.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordEntity } from './sensor-record.entity.js';
 import { SensorRecordService } from './sensor-record.service.js';
 import { SensorRecordWriter } from './sensor-record-writer.js';
+import { SUBMISSION_BODY_LIMIT } from './submission/parse-submission.pipe.js';
 import { submissionBody } from './submission/submission-body.middleware.js';
-
-/** Submission bodies are read as bytes: size, content type and JSON syntax are checked after the bearer guard. */
-const SUBMISSION_BODY_LIMIT = '64kb';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SensorRecordEntity, UserEntity]), SerializationModule],
-  controllers: [SensorRecordController],
+  controllers: [SensorRecordController, SensorRecordBatchController],
   providers: [
     SensorRecordService,
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
@@ -23,6 +23,8 @@ const SUBMISSION_BODY_LIMIT = '64kb';
 })
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(submissionBody(SUBMISSION_BODY_LIMIT)).forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
+    // Submission bodies are read as bytes: size, content type and JSON syntax are checked after the bearer guard.
+    consumer.apply(submissionBody(SUBMISSION_BODY_LIMIT.bytes)).forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
+    consumer.apply(submissionBody(BATCH_BODY_LIMIT.bytes)).forRoutes({ path: SENSOR_RECORD_BATCH_PATH, method: RequestMethod.POST });
   }
 }

@@ -46,6 +46,24 @@ export class SensorRecordService {
     return toSensorRecordModel({ ...row, nid, vid: nid }, { owner: reference, revisionUser: reference, bundleUuid });
   }
 
+  /**
+   * Stores validated reports as new sensor records, all in one transaction or none; resolves with their
+   * nids and uuids, in the reports' order, only once they are committed.
+   */
+  async createAll(
+    reports: ReadonlyArray<{ submission: CreateSensorRecordDto; requestBody: string }>,
+    author: AuthenticatedUser,
+  ): Promise<Array<{ nid: number; uuid: string }>> {
+    const context = { uid: author.uid, now: new Date(), siteTimezone: this.config.siteTimezone };
+    const rows = reports.map(({ submission, requestBody }) => newSensorRecordRow(submission, { ...context, requestBody }));
+    const nids = await this.writer.writeTogether(rows).catch((error: unknown) => {
+      if (error instanceof CommitUnconfirmedError) this.metrics.recordUnconfirmed(rows.length);
+      throw error;
+    });
+    for (const row of rows) this.metrics.recordCreated(row.fieldEvent);
+    return rows.map((row, index) => ({ nid: nids[index]!, uuid: row.uuid }));
+  }
+
   async findByNid(nid: number): Promise<SensorRecordModel | null> {
     const row = await this.records.findOneBy({ nid });
     if (!row) return null;

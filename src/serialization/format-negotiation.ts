@@ -41,10 +41,21 @@ export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: 
   }
 }
 
-/** The 406 text for a `_format` that names no format; one line: control characters in what the caller sent are shown escaped. */
-export function unknownFormatMessage(shown: string): string {
+/**
+ * The 406 text for a `_format` that names no format the route answers in; one line: control characters
+ * in what the caller sent are shown escaped.
+ */
+export function unknownFormatMessage(shown: string, supported: readonly string[] = RESPONSE_FORMATS): string {
   const oneLine = escapeCharacters(shown, C0_AND_C1_CONTROLS);
-  return `No route found for the specified format ${oneLine}. Supported formats: ${RESPONSE_FORMATS.join(', ')}.`;
+  return `No route found for the specified format ${oneLine}. Supported formats: ${supported.join(', ')}.`;
+}
+
+/** For a route with one rendering: `_format` may be absent or name it; anything else answers the same 406. */
+export function assertOnlyFormat(formatParameter: FormatParameter, only: ResponseFormat): void {
+  if (formatParameter.kind === 'absent') return;
+  if (formatParameter.kind === 'value' && formatParameter.value === only) return;
+  const shown = formatParameter.kind === 'value' ? formatParameter.value : formatParameter.given;
+  throw new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, [only]));
 }
 
 function unknownFormat(shown: string): ApiException {

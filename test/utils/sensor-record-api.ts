@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 
 export const SENSOR_RECORD_URL = '/api-sensor/iot/sensor-record';
+export const SENSOR_RECORD_BATCH_URL = '/api-sensor/iot/sensor-records';
 
 export interface SubmitOptions {
   token?: string;
@@ -13,7 +14,16 @@ export interface SubmitOptions {
 
 /** POSTs a report (an object is sent as JSON text, a string or bytes as they are) as a device would. */
 export function submit(app: INestApplication, body: unknown, options: SubmitOptions = {}) {
-  let call = request(app.getHttpServer()).post(options.format ? `${SENSOR_RECORD_URL}?_format=${options.format}` : SENSOR_RECORD_URL);
+  return post(app, SENSOR_RECORD_URL, body, options);
+}
+
+/** POSTs a batch of reports (a list is sent as JSON text, a string or bytes as they are) as a relay would. */
+export function submitBatch(app: INestApplication, body: unknown, options: SubmitOptions = {}) {
+  return post(app, SENSOR_RECORD_BATCH_URL, body, options);
+}
+
+function post(app: INestApplication, path: string, body: unknown, options: SubmitOptions) {
+  let call = request(app.getHttpServer()).post(options.format ? `${path}?_format=${options.format}` : path);
   if (options.token) call = call.set('Authorization', `Bearer ${options.token}`);
   if (options.contentType !== null) call = call.set('Content-Type', options.contentType ?? 'application/hal+json');
   if (options.accept) call = call.set('Accept', options.accept);

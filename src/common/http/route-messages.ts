@@ -3,5 +3,8 @@ export function noRouteMessage(method: string, path: string): string {
   return `No route found for "${method} ${path}"`;
 }
 
-/** The 413 of every body over its route's limit. */
-export const BODY_TOO_LARGE_MESSAGE = 'Request body is larger than the 64 KiB limit.';
+/** The 413 of a body over its route's limit (`64 KiB`, `2 MiB`). */
+export const bodyTooLargeMessage = (limit: string) => `Request body is larger than the ${limit} limit.`;
+
+/** The 413 of a body over the 64 KiB most routes take. */
+export const BODY_TOO_LARGE_MESSAGE = bodyTooLargeMessage('64 KiB');

@@ -1,20 +1,22 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import * as classTransformer from 'class-transformer';
 import * as classValidator from 'class-validator';
 import { validationFailure } from './validation-failure.js';
 
-/**
- * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors. Each member
- * reports its first violation only; members outside the DTOs are dropped, not rejected.
- */
-export const submissionValidationPipe = new ValidationPipe({
+/** How a report's members are converted and checked, on either route. */
+export const REPORT_VALIDATION_OPTIONS: ValidationPipeOptions = {
   transform: true,
   transformOptions: { excludeExtraneousValues: true },
   validateCustomDecorators: true,
   stopAtFirstError: true,
   validationError: { target: false, value: true },
-  exceptionFactory: validationFailure,
   // Handed over rather than imported lazily by the pipe, which exits the process if that import fails.
   validatorPackage: classValidator,
   transformerPackage: classTransformer,
-});
+};
+
+/**
+ * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors. Each member
+ * reports its first violation only; members outside the DTOs are dropped, not rejected.
+ */
+export const submissionValidationPipe = new ValidationPipe({ ...REPORT_VALIDATION_OPTIONS, exceptionFactory: validationFailure });

@@ -1,8 +1,11 @@
 import type { ValidationError } from 'class-validator';
 import { ApiException } from '../../common/errors/api-exception.js';
 
-/** One `<path>: <reason>` line per violation; paths name members as submitted (`metadata.gateways[0].rssi`). */
-function describeViolations(errors: ValidationError[], parentPath = '', parentIsList = false): string[] {
+/**
+ * One `<path>: <reason>` line per violation; paths name members as submitted (`metadata.gateways[0].rssi`),
+ * under `parentPath` when given (`[3]` for the fourth report of a batch: `[3].metadata.time`).
+ */
+export function describeViolations(errors: ValidationError[], parentPath = '', parentIsList = false): string[] {
   return errors.flatMap((error) => {
     const path = parentIsList ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
     const reasons = Object.values(error.constraints ?? {}).map((reason) => `${path}: ${reason}`);

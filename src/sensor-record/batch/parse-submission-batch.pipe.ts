@@ -1,0 +1,54 @@
+import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
+import { ApiException } from '../../common/errors/api-exception.js';
+import { APP_CONFIG } from '../../config/app-config.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
+import { isPlainObject } from '../validation/unwrap-member.js';
+import { foreignTypeLink, MAX_NESTING_DEPTH, readJsonBody, unknownTypeLinkMessage } from '../submission/json-submission.js';
+import { exceedsNesting } from '../submission/nesting-depth.js';
+import type { RawSubmission } from '../submission/submission.decorators.js';
+
+/** Reports one batch may hold: what a relay buffers in a few hours offline, and one transaction stores comfortably. */
+export const MAX_BATCH_REPORTS = 1000;
+
+/**
+ * The size limit of a batch's body: a thousand reports of 2 KiB each (a network server's report with its
+ * gateways is 0.4–1 KiB). What one batch costs in memory while it is parsed and validated stays within
+ * a few tens of MiB of the capped heap.
+ */
+export const BATCH_BODY_LIMIT = { bytes: '2mb', shown: '2 MiB' } as const;
+
+/** 422 for a body that is JSON but not a list. */
+export const NOT_A_LIST_MESSAGE = 'The request body must be a JSON array of reports.';
+
+/**
+ * The batch's body as bytes and as JSON, as for one report; then its shape: a list of 1 to
+ * MAX_BATCH_REPORTS reports, each an object nested no deeper than one report may be, whose type link, if
+ * any, names sensor records. The first report that fails answers, named by its index.
+ */
+@Injectable()
+export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Record<string, unknown>[]> {
+  private readonly typeHref: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.typeHref = sensorRecordTypeHref(config.baseUrl);
+  }
+
+  transform(submission: RawSubmission): Record<string, unknown>[] {
+    const document = readJsonBody(submission, BATCH_BODY_LIMIT.shown);
+    if (!Array.isArray(document)) throw new ApiException(422, NOT_A_LIST_MESSAGE);
+    if (document.length === 0) throw new ApiException(422, 'The request body must hold at least one report.');
+    if (document.length > MAX_BATCH_REPORTS) {
+      throw new ApiException(413, `The request body holds ${document.length} reports; at most ${MAX_BATCH_REPORTS} are taken at once.`);
+    }
+    document.forEach((report: unknown, index) => {
+      if (exceedsNesting(report, MAX_NESTING_DEPTH)) {
+        throw new ApiException(422, `[${index}]: The report is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
+      }
+      if (!isPlainObject(report)) throw new ApiException(422, `[${index}]: The report must be a JSON object.`);
+      const href = foreignTypeLink(report, this.typeHref);
+      if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href)}`);
+    });
+    return document as Record<string, unknown>[];
+  }
+}

@@ -1,0 +1,48 @@
+import { Controller, Inject, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Authenticated } from '../../auth/authenticated.decorator.js';
+import type { AuthenticatedUser } from '../../auth/authenticated-user.js';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import { APP_CONFIG } from '../../config/app-config.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { addLogContext } from '../../logging/log-context.js';
+import { sensorRecordUrl } from '../../serialization/hal-links.js';
+import { AnswersJsonOnly } from '../../serialization/json-only.interceptor.js';
+import { SensorRecordService } from '../sensor-record.service.js';
+import { Submission } from '../submission/submission.decorators.js';
+import type { CreatedRecordDto } from './created-record.dto.js';
+import { ParseSubmissionBatchPipe } from './parse-submission-batch.pipe.js';
+import { CreateSensorRecordBatchDocs } from './sensor-record-batch.api-docs.js';
+import { submissionBatchValidationPipe, type ValidatedReport } from './submission-batch-validation.pipe.js';
+
+export const SENSOR_RECORD_BATCH_PATH = 'api-sensor/iot/sensor-records';
+
+/**
+ * Creates the records of a batch of reports, as relays and gateways send what they buffered offline:
+ * the same guard, permission and rules as one submission, every report stored or none.
+ */
+@Controller()
+export class SensorRecordBatchController {
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly sensorRecords: SensorRecordService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.baseUrl = config.baseUrl;
+  }
+
+  @Post(SENSOR_RECORD_BATCH_PATH)
+  @CreateSensorRecordBatchDocs()
+  @Authenticated({ requireIngest: true })
+  @AnswersJsonOnly()
+  async create(
+    @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) reports: ValidatedReport[],
+    @CurrentUser() user: AuthenticatedUser,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CreatedRecordDto[]> {
+    addLogContext(response, { reports: reports.length });
+    const created = await this.sensorRecords.createAll(reports, user);
+    return created.map(({ nid, uuid }) => ({ nid, uuid, location: sensorRecordUrl(this.baseUrl, nid) }));
+  }
+}

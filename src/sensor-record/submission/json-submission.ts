@@ -1,0 +1,59 @@
+import { ApiException } from '../../common/errors/api-exception.js';
+import { bodyTooLargeMessage } from '../../common/http/route-messages.js';
+import { isPlainObject } from '../validation/unwrap-member.js';
+import type { RawSubmission } from './submission.decorators.js';
+
+// The checks of a submitted body that come before its members (docs/interface.md#order-of-checks),
+// shared by the route for one report and the route for a batch of them.
+
+const JSON_MEDIA_TYPES = new Set(['application/hal+json', 'application/json']);
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
+
+/**
+ * Containers inside containers a report may hold: the deepest legitimate member,
+ * `metadata.gateways[0].rssi[0].value`, is 6 deep. Deeper documents would reach class-transformer,
+ * which walks them recursively.
+ */
+export const MAX_NESTING_DEPTH = 16;
+
+/** 415 for a Content-Type other than JSON's (Drupal's router text). */
+export const unsupportedContentTypeMessage = (header: string) => `No route found that matches "Content-Type: ${header}"`;
+
+/** 422 for a `_links.type.href` that names another type (Drupal's HAL denormalizer text). */
+export const unknownTypeLinkMessage = (href: string) => `Type ${href} does not correspond to an entity on this site.`;
+
+/** The body as bytes, then as JSON: its size (`sizeLimit` names the limit), content type and character set, UTF-8, syntax. */
+export function readJsonBody(submission: RawSubmission, sizeLimit: string): unknown {
+  if (submission.tooLarge) throw new ApiException(413, bodyTooLargeMessage(sizeLimit));
+  assertJsonContentType(submission.contentType);
+  // PHP's json_decode() message, as Drupal answers it.
+  if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');
+  try {
+    return JSON.parse(submission.text);
+  } catch {
+    throw new ApiException(422, 'Syntax error');
+  }
+}
+
+/** The report's `_links.type.href` as the 422 shows it, when it is present and names another type than `typeHref`. */
+export function foreignTypeLink(report: Record<string, unknown>, typeHref: string): string | undefined {
+  const links = report._links;
+  const type = isPlainObject(links) ? links.type : undefined;
+  const href = isPlainObject(type) ? type.href : undefined;
+  if (href === undefined || href === typeHref) return undefined;
+  return typeof href === 'string' ? href : JSON.stringify(href);
+}
+
+function assertJsonContentType(header: string | undefined): void {
+  if (!header?.trim()) throw new ApiException(415, 'No "Content-Type" request header specified');
+  const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
+  if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
+  const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
+  const name = charset
+    ?.slice(charset.indexOf('=') + 1)
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
+  if (name !== undefined && !UTF8_CHARSETS.has(name.toLowerCase())) {
+    throw new ApiException(415, `The request body must be UTF-8 JSON; charset "${name}" is not supported.`);
+  }
+}
