@@ -1,18 +1,31 @@
 // @ts-check
-// One ingestion load run: autocannon against one server with the shared valid bodies, every request
+// One ingestion load run: autocannon against one server with the shared valid bodies, every report
 // numbered (its serial travels as `field_sequence`, its run as the dev_id prefix), so afterwards the
-// rows in the database can be matched one by one against the answers received.
+// rows in the database can be matched one by one against the answers received. A batch run sends
+// `batchSize` reports per request to the batch route; each report's serial is answered with its batch.
 import autocannon from 'autocannon';
 import { renderBody } from './bodies.js';
 import { serialsStored } from './database.js';
 
 export const RECORD_PATH = '/api-sensor/iot/sensor-record';
+export const BATCH_PATH = '/api-sensor/iot/sensor-records';
 
 /**
  * Drives `baseUrl` for `durationSec` at `connections`; returns throughput, latency and the per-serial
- * answers. `serialBase` keeps serials unique across runs.
+ * answers. `serialBase` keeps serials unique across runs. With `batchSize`, each request is a batch of
+ * that many reports to the batch route.
  */
-export async function ingestRun({ baseUrl, token, prefix, connections, durationSec, templates, serialBase, timeoutSec = 10 }) {
+export async function ingestRun({
+  baseUrl,
+  token,
+  prefix,
+  connections,
+  durationSec,
+  templates,
+  serialBase,
+  batchSize = 0,
+  timeoutSec = 10,
+}) {
   let next = serialBase;
   const sent = [];
   const answers = new Map();
@@ -25,21 +38,22 @@ export async function ingestRun({ baseUrl, token, prefix, connections, durationS
     requests: [
       {
         method: 'POST',
-        path: RECORD_PATH,
+        path: batchSize > 0 ? BATCH_PATH : RECORD_PATH,
         headers: {
           Authorization: `Bearer ${token}`,
           'Content-Type': 'application/hal+json',
           Accept: 'application/hal+json',
         },
         setupRequest(request, context) {
-          const serial = next++;
-          context.serial = serial;
-          sent.push(serial);
-          request.body = renderBody(templates[serial % templates.length], prefix, serial);
+          const serials = Array.from({ length: Math.max(1, batchSize) }, () => next++);
+          context.serials = serials;
+          sent.push(...serials);
+          const bodies = serials.map((serial) => renderBody(templates[serial % templates.length], prefix, serial));
+          request.body = batchSize > 0 ? `[${bodies.join(',')}]` : bodies[0];
           return request;
         },
         onResponse(status, body, context) {
-          answers.set(context.serial, status);
+          for (const serial of context.serials) answers.set(serial, status);
           if ((status < 200 || status > 299) && samples.length < 5) samples.push({ status, body: String(body).slice(0, 400) });
         },
       },
@@ -64,9 +78,9 @@ async function settledSerials(db, prefix, columns, { quietMs = 400, maxMs = 15_0
 /**
  * Matches answers against rows: every 2xx must have exactly one row, no row may exist for a request
  * answered with an error or never sent. Requests still in flight when the load stopped (no answer)
- * may or may not have a row; there can be at most one per connection.
+ * may or may not have a row; there can be at most one request per connection, of `reportsPerRequest`.
  */
-export async function account(run, db, prefix, connections, columns) {
+export async function account(run, db, prefix, connections, reportsPerRequest = 1, columns = undefined) {
   const stored = await settledSerials(db, prefix, columns);
   const sentSet = new Set(run.sent);
   const storedSet = new Set(stored);
@@ -94,8 +108,8 @@ export async function account(run, db, prefix, connections, columns) {
     problems.push(`${extra} extra row(s) (after an error answer ${storedAfterError}, never sent ${foreign}, duplicated ${duplicates})`);
   if (non2xx > 0) problems.push(`${non2xx} non-2xx answer(s)`);
   if (run.result.errors > 0) problems.push(`${run.result.errors} connection error(s)/timeout(s)`);
-  if (unanswered.length > connections)
-    problems.push(`${unanswered.length} unanswered requests (more than the ${connections} in flight at the stop)`);
+  if (unanswered.length > connections * reportsPerRequest)
+    problems.push(`${unanswered.length} unanswered reports (more than the ${connections * reportsPerRequest} in flight at the stop)`);
   return {
     sent: run.sent.length,
     acked,
@@ -111,15 +125,36 @@ export async function account(run, db, prefix, connections, columns) {
   };
 }
 
-/** The figures one run contributes to the report. */
-export function summarize(run, accounting) {
+/** The figures one run contributes to the report; `reportsPerRequest` > 1 for a batch run. */
+export function summarize(run, accounting, reportsPerRequest = 1) {
   const r = run.result;
   return {
-    requestsPerSec: accounting.acked / r.duration,
+    recordsPerSec: accounting.acked / r.duration,
+    requestsPerSec: accounting.acked / reportsPerRequest / r.duration,
     durationSec: r.duration,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.average },
     statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, { count }]) => [code, count])),
     ...accounting,
     errorSamples: run.samples,
   };
+}
+
+/**
+ * Bytes of the service's answer to a valid submission as the load sends it (hal_json), averaged over
+ * `count` of the load's bodies: the pipeline floor answers with as many. Rows it stores are under
+ * their own prefix and counted in no run.
+ */
+export async function answerBytes(baseUrl, token, templates, count = 16) {
+  let total = 0;
+  for (let serial = 0; serial < count; serial++) {
+    const response = await fetch(new URL(RECORD_PATH, baseUrl), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/hal+json', Accept: 'application/hal+json' },
+      body: renderBody(templates[serial % templates.length], 'probe', serial),
+    });
+    const body = await response.arrayBuffer();
+    if (response.status !== 201) throw new Error(`probe submission answered ${response.status}: ${Buffer.from(body).toString('utf8')}`);
+    total += body.byteLength;
+  }
+  return Math.round(total / count);
 }

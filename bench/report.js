@@ -1,5 +1,5 @@
 // @ts-check
-// Turns the measurements into the markdown table the benchmark prints (and the README quotes).
+// Turns the measurements into the markdown tables the benchmark prints (and the README quotes).
 
 export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -17,6 +17,7 @@ export function sideSummary(rounds) {
   return {
     rounds: rounds.length,
     requestsPerSec: median(rounds.map((r) => r.requestsPerSec)),
+    recordsPerSec: median(rounds.map((r) => r.recordsPerSec)),
     p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
     worstP99Ms: Math.max(...rounds.map((r) => r.latencyMs.p99)),
@@ -33,40 +34,89 @@ export function sideSummary(rounds) {
   };
 }
 
-export function markdownReport({ config, service, floor, serviceRounds, floorRounds, memory, tokens, machine }) {
-  const ratio = service.requestsPerSec / floor.requestsPerSec;
-  const rowCheck = (s) => `${s.rows} = ${s.acked} + ${s.inFlightStored} (lost ${s.lost}, extra ${s.extra})`;
-  const lines = [
+const rowCheck = (s) => `${s.rows} = ${s.acked} + ${s.inFlightStored} (lost ${s.lost}, extra ${s.extra})`;
+const perRound = (rounds, key = 'requestsPerSec') => rounds.map((r) => fmt(r[key])).join(', ');
+
+/** The ingestion table: the service beside the pipeline floor and the bare floor, with their ratios. */
+function ingestionTable({ config, summaries, rounds, memory, machine }) {
+  const { service, pipeline, floor } = summaries;
+  const ratios = (get, digits = 2) =>
+    `${times(get(service) / get(pipeline), digits)} | ${times(get(service) / get(floor), digits)} | ${times(get(pipeline) / get(floor), digits)}`;
+  const memoryOf = (side) => `${fmt(memory[side].readyRssMiB)}; ${fmt(memory[side].ingestHwmMiB)}`;
+  return [
     `Ingestion: ${config.connections} connections, ${config.rounds} rounds x ${config.durationSec} s per side, alternating` +
       ` (${machine})`,
     '',
-    '| | service | floor | service / floor |',
-    '|---|---:|---:|---:|',
-    `| requests/s (median of rounds) | ${fmt(service.requestsPerSec)} | ${fmt(floor.requestsPerSec)} | ${times(ratio)} |`,
-    `| p50 latency ms (median) | ${fmt(service.p50Ms, 1)} | ${fmt(floor.p50Ms, 1)} | ${times(service.p50Ms / floor.p50Ms)} |`,
-    `| p99 latency ms (median; worst round) | ${fmt(service.p99Ms, 1)}; ${fmt(service.worstP99Ms, 1)} | ${fmt(floor.p99Ms, 1)}; ${fmt(floor.worstP99Ms, 1)} | ${times(service.p99Ms / floor.p99Ms)} |`,
-    `| CPU ms per request: server process; MariaDB (median) | ${fmt(service.cpuServerMs, 3)}; ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(floor.cpuServerMs, 3)}; ${fmt(floor.cpuDatabaseMs, 3)} | ${times(service.cpuServerMs / floor.cpuServerMs, 1)}; ${times(service.cpuDatabaseMs / floor.cpuDatabaseMs, 1)} |`,
-    `| SQL statements per stored row (server-wide count) | ${fmt(service.statementsPerRow, 2)} | ${fmt(floor.statementsPerRow, 2)} | |`,
-    `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${floor.non2xx} / ${floor.errors} | |`,
-    `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(floor)} | |`,
-    `| resident memory MiB: ready; peak after ingestion (VmHWM) | ${fmt(memory.service.readyRssMiB)}; ${fmt(memory.service.ingestHwmMiB)} | ${fmt(memory.floor.readyRssMiB)}; ${fmt(memory.floor.ingestHwmMiB)} | |`,
+    '| | service | pipeline floor | bare floor | service / pipeline floor | service / bare floor | pipeline / bare floor |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    `| requests/s (median of rounds) | ${fmt(service.requestsPerSec)} | ${fmt(pipeline.requestsPerSec)} | ${fmt(floor.requestsPerSec)} | ${ratios((s) => s.requestsPerSec)} |`,
+    `| p50 latency ms (median) | ${fmt(service.p50Ms, 1)} | ${fmt(pipeline.p50Ms, 1)} | ${fmt(floor.p50Ms, 1)} | ${ratios((s) => s.p50Ms)} |`,
+    `| p99 latency ms (median; worst round) | ${fmt(service.p99Ms, 1)}; ${fmt(service.worstP99Ms, 1)} | ${fmt(pipeline.p99Ms, 1)}; ${fmt(pipeline.worstP99Ms, 1)} | ${fmt(floor.p99Ms, 1)}; ${fmt(floor.worstP99Ms, 1)} | ${ratios((s) => s.p99Ms)} |`,
+    `| CPU ms per request, server process (median) | ${fmt(service.cpuServerMs, 3)} | ${fmt(pipeline.cpuServerMs, 3)} | ${fmt(floor.cpuServerMs, 3)} | ${ratios((s) => s.cpuServerMs, 1)} |`,
+    `| CPU ms per request, MariaDB (median) | ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(pipeline.cpuDatabaseMs, 3)} | ${fmt(floor.cpuDatabaseMs, 3)} | ${ratios((s) => s.cpuDatabaseMs, 1)} |`,
+    `| SQL statements per stored row (server-wide count) | ${fmt(service.statementsPerRow, 2)} | ${fmt(pipeline.statementsPerRow, 2)} | ${fmt(floor.statementsPerRow, 2)} | | | |`,
+    `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${pipeline.non2xx} / ${pipeline.errors} | ${floor.non2xx} / ${floor.errors} | | | |`,
+    `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(pipeline)} | ${rowCheck(floor)} | | | |`,
+    `| resident memory MiB: ready; peak after ingestion (VmHWM) | ${memoryOf('service')} | ${memoryOf('pipeline')} | ${memoryOf('floor')} | | | |`,
     '',
-    `Per round, requests/s: service ${serviceRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}; floor ${floorRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}`,
+    `Per round, requests/s: service ${perRound(rounds.service)}; pipeline floor ${perRound(rounds.pipeline)}; bare floor ${perRound(rounds.floor)}`,
   ];
+}
+
+/** The batch table: records per second through the batch route against the bare floor's one record per request. */
+function batchTable({ config, summaries, rounds }) {
+  const { batch, floor } = summaries;
+  return [
+    `Batch route: ${config.batchSize} reports per request, ${config.batchConnections} connections, in the same rounds` +
+      ` (the bare floor at ${config.connections})`,
+    '',
+    `| | service, batches of ${config.batchSize} | bare floor, one record per request | batch / bare floor |`,
+    '|---|---:|---:|---:|',
+    `| records/s (median of rounds) | ${fmt(batch.recordsPerSec)} | ${fmt(floor.requestsPerSec)} | ${times(batch.recordsPerSec / floor.requestsPerSec)} |`,
+    `| requests/s | ${fmt(batch.requestsPerSec)} | ${fmt(floor.requestsPerSec)} | |`,
+    `| p50 latency ms per request (median) | ${fmt(batch.p50Ms, 1)} | ${fmt(floor.p50Ms, 1)} | |`,
+    `| p99 latency ms per request (median; worst round) | ${fmt(batch.p99Ms, 1)}; ${fmt(batch.worstP99Ms, 1)} | ${fmt(floor.p99Ms, 1)}; ${fmt(floor.worstP99Ms, 1)} | |`,
+    `| CPU ms per record: server process; MariaDB (median) | ${fmt(batch.cpuServerMs, 3)}; ${fmt(batch.cpuDatabaseMs, 3)} | ${fmt(floor.cpuServerMs, 3)}; ${fmt(floor.cpuDatabaseMs, 3)} | |`,
+    `| SQL statements per stored row (server-wide count) | ${fmt(batch.statementsPerRow, 2)} | ${fmt(floor.statementsPerRow, 2)} | |`,
+    `| non-2xx / connection errors | ${batch.non2xx} / ${batch.errors} | ${floor.non2xx} / ${floor.errors} | |`,
+    `| rows = 201s + in-flight at stop | ${rowCheck(batch)} | ${rowCheck(floor)} | |`,
+    '',
+    `Per round, records/s: batch route ${perRound(rounds.batch, 'recordsPerSec')}`,
+  ];
+}
+
+/** The token endpoint's grants, read against the machine's RSA-2048 signing rate (each grant signs one access token). */
+function tokenTable({ config, memory, tokens, signing }) {
+  const lines = [];
+  if (signing) {
+    lines.push(
+      '',
+      `RSA-2048 (RS256) signatures/s on this machine: one thread ${fmt(signing.oneThread)}; ` +
+        `thread pool (${signing.threadPoolSize} threads, ${signing.inFlight} in flight) ${fmt(signing.threadPool)}`,
+    );
+  }
   if (tokens.length > 0) {
     lines.push(
       '',
       `Token endpoint (service only, ${tokens[0].concurrency} concurrent clients, ${config.tokenDurationSec} s each;` +
         ` service peak resident memory after it ${fmt(memory.service.hwmMiB)} MiB)`,
       '',
-      '| grant | grants/s | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB | SQL statements/grant |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      '| grant | grants/s | share of the pool signing rate | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB | SQL statements/grant |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...tokens.map(
         (t) =>
-          `| ${t.kind} | ${fmt(t.grantsPerSec)} | ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
+          `| ${t.kind} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
+          ` ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
           ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
       ),
     );
   }
+  return lines;
+}
+
+export function markdownReport({ config, summaries, rounds, memory, tokens, signing, machine }) {
+  const lines = ingestionTable({ config, summaries, rounds, memory, machine });
+  if (rounds.batch.length > 0) lines.push('', ...batchTable({ config, summaries, rounds }));
+  lines.push(...tokenTable({ config, memory, tokens, signing }));
   return lines.join('\n');
 }

@@ -1,7 +1,9 @@
 // @ts-check
-// `npm run bench`: ingestion benchmark of the service against the bare-stack floor, plus the token
-// endpoint (what it measures: the Benchmark section of the README). Options (flags or
-// environment), all optional:
+// `npm run bench`: ingestion benchmark of the service against two floors, the pipeline floor (a Nest
+// application with only the mandated pieces, bench/pipeline-floor.js) and the bare floor (node:http,
+// bench/floor-server.js); the batch route against the bare floor's records per second; the token
+// endpoint against the machine's RSA signing rate (what it measures: the Benchmark section of the
+// README). Options (flags or environment), all optional:
 //
 //   --rounds N            BENCH_ROUNDS            alternating rounds per side (3)
 //   --duration S          BENCH_DURATION          seconds per round and side (10)
@@ -9,14 +11,19 @@
 //   --warmup S            BENCH_WARMUP            warm-up seconds per side, not in the figures (3)
 //   --token-duration S    BENCH_TOKEN_DURATION    seconds per token grant kind; 0 skips (5)
 //   --token-concurrency C BENCH_TOKEN_CONCURRENCY concurrent token clients (= connections)
+//   --batch-size N        BENCH_BATCH_SIZE        reports per request of the batch scenario; 0 skips (100)
+//   --batch-connections C BENCH_BATCH_CONNECTIONS concurrent batch senders (8: relays are fewer than devices)
+//   --signing-duration S  BENCH_SIGNING_DURATION  seconds per RSA signing measurement; 0 skips (2)
 //   --no-build            BENCH_BUILD=0           use dist/ as it is
 //   --profile             BENCH_PROFILE=1         CPU profiles of service and floor into bench/results/
-//   --floor-only                                  harness self-test: floor alone on its own table
+//   --floor-only                                  harness self-test: bare floor alone on its own table
+//   --only SIDE                                   load one side only (service, pipeline, floor, batch)
 //   BENCH_TOKEN_KINDS          token grants measured, in order ("refresh,password")
 //   BENCH_SERVICE_NODE_FLAGS   node flags for the service after those of `npm start` (a repeated flag
 //                              overrides), e.g. "--max-semi-space-size=32"
 //   BENCH_DATABASE_SERVER (mysql://root@127.0.0.1:3306), BENCH_DATABASE (sensor_records_bench),
-//   BENCH_SERVICE_PORT (3900), BENCH_FLOOR_PORT (3901), BENCH_DB_POOL_SIZE (10), BENCH_TIMEOUT (600 s)
+//   BENCH_SERVICE_PORT (3900), BENCH_FLOOR_PORT (3901), BENCH_PIPELINE_FLOOR_PORT (3902),
+//   BENCH_DB_POOL_SIZE (10), BENCH_TIMEOUT (900 s)
 //
 // Exit status: 0 clean; 1 a record lost or extra, a non-2xx or connection error under valid load;
 // 2 the harness itself failed (build, start-up, database).
@@ -29,9 +36,10 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { bodyTemplates } from './bodies.js';
 import { counterRates, ensureServer, openDatabase, recreateDatabase, statusCounters } from './database.js';
 import { FLOOR_ONLY_SCHEMA } from './floor-only-schema.js';
-import { account, ingestRun, summarize } from './ingest-load.js';
+import { account, answerBytes, ingestRun, summarize } from './ingest-load.js';
 import { cpuSecondsOf, databaseServerPid, killAll, logTail, memoryOf, runCommand, startChild, stop, waitForHttp } from './processes.js';
 import { markdownReport, sideSummary } from './report.js';
+import { signingRate } from './signing-rate.js';
 import { passwordGrant, tokenRun } from './token-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,6 +63,9 @@ function options(argv, env) {
     warmupSec: value('warmup', 'BENCH_WARMUP', 3),
     tokenDurationSec: value('token-duration', 'BENCH_TOKEN_DURATION', 5),
     tokenConcurrency: value('token-concurrency', 'BENCH_TOKEN_CONCURRENCY', connections),
+    batchSize: value('batch-size', 'BENCH_BATCH_SIZE', 100),
+    batchConnections: value('batch-connections', 'BENCH_BATCH_CONNECTIONS', 8),
+    signingDurationSec: value('signing-duration', 'BENCH_SIGNING_DURATION', 2),
     build: !flag('no-build') && env.BENCH_BUILD !== '0',
     profile: flag('profile') || env.BENCH_PROFILE === '1',
     floorOnly: flag('floor-only'),
@@ -67,8 +78,9 @@ function options(argv, env) {
     database: env.BENCH_DATABASE ?? 'sensor_records_bench',
     servicePort: value('service-port', 'BENCH_SERVICE_PORT', 3900),
     floorPort: value('floor-port', 'BENCH_FLOOR_PORT', 3901),
+    pipelineFloorPort: value('pipeline-floor-port', 'BENCH_PIPELINE_FLOOR_PORT', 3902),
     poolSize: value('pool-size', 'BENCH_DB_POOL_SIZE', 10),
-    timeoutSec: value('timeout', 'BENCH_TIMEOUT', 600),
+    timeoutSec: value('timeout', 'BENCH_TIMEOUT', 900),
     siteTimezone: env.SITE_TIMEZONE ?? 'Pacific/Auckland',
   };
 }
@@ -129,6 +141,7 @@ async function main() {
   const serviceUrl = `http://127.0.0.1:${cfg.servicePort}`;
   const baseUrl = `http://localhost:${cfg.servicePort}`;
   const floorUrl = `http://127.0.0.1:${cfg.floorPort}`;
+  const pipelineUrl = `http://127.0.0.1:${cfg.pipelineFloorPort}`;
   const profileDir = join(resultsDir, `profiles-${stamp}`);
   const nodeFlags = (name) =>
     cfg.profile
@@ -136,7 +149,11 @@ async function main() {
       : [];
   /** @type {import('./processes.js').BenchChild | null} */
   let service = null;
+  /** @type {import('./processes.js').BenchChild | null} */
+  let pipeline = null;
   let credentials = null;
+  /** @type {NodeJS.ProcessEnv} */
+  let serviceEnvironment = {};
   let token;
   let clientId;
 
@@ -177,6 +194,7 @@ async function main() {
     const password = randomBytes(12).toString('hex');
     await cli(['user:create', '--username', username, '--password', password], serviceEnv);
     credentials = { client_id: client.client_id, client_secret: client.client_secret, username, password };
+    serviceEnvironment = serviceEnv;
     clientId = client.client_id;
     token = (await passwordGrant(serviceUrl, credentials)).access_token;
     log(`client ${clientId}, user ${username}, token obtained (${token.length} chars)`);
@@ -213,14 +231,37 @@ async function main() {
   await waitForHttp(`${floorUrl}/health`, floor, 30_000);
   log(`floor listening on ${floorUrl}: ${logTail(floor, 1)}`);
 
+  const templates = bodyTemplates();
+  if (service) {
+    // The pipeline floor answers with as many bytes as the service does.
+    const answerSize = await answerBytes(serviceUrl, token, templates);
+    pipeline = startChild('pipeline', process.execPath, [...nodeFlags('pipeline'), 'bench/pipeline-floor.js'], {
+      cwd: root,
+      env: childEnv({
+        PIPELINE_FLOOR_PORT: String(cfg.pipelineFloorPort),
+        DATABASE_URL: databaseUrl,
+        OAUTH_PUBLIC_KEY: publicPath,
+        FLOOR_ISSUER: baseUrl,
+        FLOOR_POOL_SIZE: String(cfg.poolSize),
+        SITE_TIMEZONE: cfg.siteTimezone,
+        PIPELINE_FLOOR_ANSWER_BYTES: String(answerSize),
+      }),
+      logFile: join(resultsDir, `pipeline-floor-${stamp}.log`),
+    });
+    await waitForHttp(`${pipelineUrl}/health`, pipeline, 60_000);
+    log(`pipeline floor listening on ${pipelineUrl}, answering ${answerSize} bytes as the service does`);
+  }
+
   // Peak memory: VmHWM at the end, plus our own VmRSS samples in case a process dies early.
   const memory = {
     service: { readyRssMiB: service ? memoryOf(service.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
+    pipeline: { readyRssMiB: pipeline ? memoryOf(pipeline.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
     floor: { readyRssMiB: memoryOf(floor.pid).rssMiB, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
   };
   const sample = () => {
-    for (const [name, child] of /** @type {Array<['service' | 'floor', import('./processes.js').BenchChild | null]>} */ ([
+    for (const [name, child] of /** @type {Array<['service' | 'pipeline' | 'floor', import('./processes.js').BenchChild | null]>} */ ([
       ['service', service],
+      ['pipeline', pipeline],
       ['floor', floor],
     ])) {
       if (!child || child.exitCode !== null) continue;
@@ -231,23 +272,29 @@ async function main() {
   };
   const sampler = setInterval(sample, 200);
 
-  const templates = bodyTemplates();
   const dbPid = databaseServerPid();
-  const sides = (
-    cfg.floorOnly
-      ? [['floor', floorUrl]]
-      : [
-          ['service', serviceUrl],
-          ['floor', floorUrl],
-        ]
-  ).filter(([side]) => !cfg.only || side === cfg.only);
+  /** The process serving each side: the batch scenario is the service's batch route. */
+  const children = { service, pipeline, floor, batch: service };
+  /** @type {Array<[keyof typeof children, string]>} */
+  const allSides = cfg.floorOnly
+    ? [['floor', floorUrl]]
+    : [
+        ['service', serviceUrl],
+        ['pipeline', pipelineUrl],
+        ['floor', floorUrl],
+        ...(cfg.batchSize > 0 ? /** @type {Array<[keyof typeof children, string]>} */ ([['batch', serviceUrl]]) : []),
+      ];
+  const sides = allSides.filter(([side]) => !cfg.only || side === cfg.only);
   const problems = [];
   const runs = [];
   let runIndex = 0;
   const oneRun = async (side, url, round, durationSec) => {
     runIndex++;
     const prefix = `b${runIndex}${side[0]}`;
-    const child = side === 'service' ? service : floor;
+    const child = children[side];
+    const batchSize = side === 'batch' ? cfg.batchSize : 0;
+    const reportsPerRequest = Math.max(1, batchSize);
+    const connections = batchSize > 0 ? cfg.batchConnections : cfg.connections;
     if (!child) throw new Error(`${side} was not started`);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${side} died:\n${logTail(child)}`);
     const before = await statusCounters(db);
@@ -256,10 +303,11 @@ async function main() {
       baseUrl: url,
       token,
       prefix,
-      connections: cfg.connections,
+      connections,
       durationSec,
       templates,
       serialBase: runIndex * 10_000_000,
+      batchSize,
     });
     const load = process.cpuUsage(cpuBefore.load);
     const cpuMs = (seconds) => Math.round((seconds * 1e6) / Math.max(1, run.answers.size)) / 1000;
@@ -268,13 +316,23 @@ async function main() {
       database: cpuMs(cpuSecondsOf(dbPid) - cpuBefore.database),
       loadGenerator: cpuMs((load.user + load.system) / 1e6),
     };
-    const accounting = await account(run, db, prefix, cfg.connections);
+    const accounting = await account(run, db, prefix, connections, reportsPerRequest);
     const perRequest = counterRates(before, await statusCounters(db), accounting.rows);
-    const summary = { side, round, prefix, ...summarize(run, accounting), cpuPerRequestMs, databasePerRow: perRequest };
+    const summary = {
+      side,
+      round,
+      prefix,
+      reportsPerRequest,
+      ...summarize(run, accounting, reportsPerRequest),
+      cpuPerRequestMs,
+      databasePerRow: perRequest,
+    };
     runs.push(summary);
     for (const problem of accounting.problems) problems.push(`${side} round ${round}: ${problem}`);
     log(
-      `${round === 0 ? 'warm-up' : `round ${round}`} ${side}: ${summary.requestsPerSec.toFixed(0)} req/s, p50 ${summary.latencyMs.p50} ms,` +
+      `${round === 0 ? 'warm-up' : `round ${round}`} ${side}: ${summary.requestsPerSec.toFixed(0)} req/s` +
+        (batchSize > 0 ? ` (${summary.recordsPerSec.toFixed(0)} records/s)` : '') +
+        `, p50 ${summary.latencyMs.p50} ms,` +
         ` p99 ${summary.latencyMs.p99} ms, 201s ${summary.acked}, rows ${summary.rows}, non-2xx ${summary.non2xx}` +
         ` | CPU ms/request: server ${cpuPerRequestMs.server}, MariaDB ${cpuPerRequestMs.database}, load ${cpuPerRequestMs.loadGenerator}` +
         ` | per row: ${['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_commit', 'Innodb_data_fsyncs'].map((k) => `${k} ${perRequest[k]}`).join(', ')}` +
@@ -291,17 +349,22 @@ async function main() {
   }
 
   sample();
-  for (const side of ['service', 'floor']) memory[side].ingestHwmMiB = memory[side].hwmMiB;
+  for (const side of /** @type {const} */ (['service', 'pipeline', 'floor'])) memory[side].ingestHwmMiB = memory[side].hwmMiB;
 
   const tokens = [];
   if (!cfg.floorOnly && cfg.tokenDurationSec > 0) {
-    if (!service) throw new Error('service was not started');
-    for (const kind of (process.env.BENCH_TOKEN_KINDS ?? 'refresh,password').split(',')) {
+    if (!service || !credentials) throw new Error('service was not started');
+    const kinds = (process.env.BENCH_TOKEN_KINDS ?? 'refresh,password').split(',');
+    // Password grants each from a user of their own, as devices have: the flood limit counts a name's
+    // attempts in flight, so 32 concurrent grants for one name would be refused by design.
+    const users = kinds.includes('password') ? await benchUsers(cfg.tokenConcurrency, serviceEnvironment) : [];
+    for (const kind of kinds) {
       const before = { server: cpuSecondsOf(service.pid), database: cpuSecondsOf(dbPid), counters: await statusCounters(db) };
       const result = await tokenRun({
         baseUrl: serviceUrl,
         kind,
         credentials,
+        users,
         concurrency: cfg.tokenConcurrency,
         durationSec: cfg.tokenDurationSec,
       });
@@ -325,30 +388,53 @@ async function main() {
 
   clearInterval(sampler);
   sample();
+  // After everything else, while the service is idle: the ceiling the grant rate is read against.
+  const signing = cfg.signingDurationSec > 0 ? await signingRate(privateKey, cfg.signingDurationSec) : null;
+  if (signing) {
+    log(
+      `RSA-2048 signatures/s: one thread ${signing.oneThread.toFixed(0)}, thread pool (${signing.threadPoolSize} threads) ${signing.threadPool.toFixed(0)}`,
+    );
+  }
   const measured = (side) => runs.filter((r) => r.side === side && r.round > 0);
-  const serviceRounds = measured('service');
-  const floorRounds = measured('floor');
-  const floorSummary = sideSummary(floorRounds);
-  const serviceSummary = sideSummary(serviceRounds);
+  const rounds = { service: measured('service'), pipeline: measured('pipeline'), floor: measured('floor'), batch: measured('batch') };
+  const summaries = {
+    service: sideSummary(rounds.service),
+    pipeline: sideSummary(rounds.pipeline),
+    floor: sideSummary(rounds.floor),
+    batch: sideSummary(rounds.batch),
+  };
   const machine = `${os.cpus().length} CPUs ${os.cpus()[0]?.model?.trim() ?? ''}, node ${process.version}, MariaDB ${version}`;
-  const table = markdownReport({
-    config: cfg,
-    service: serviceSummary,
-    floor: floorSummary,
-    serviceRounds,
-    floorRounds,
-    memory,
-    tokens,
-    machine,
-  });
+  const table = markdownReport({ config: cfg, summaries, rounds, memory, tokens, signing, machine });
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(
     resultFile,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, config: cfg, service: serviceSummary, floor: floorSummary, ratio: serviceSummary.requestsPerSec / floorSummary.requestsPerSec, memory, tokens, runs, problems, table }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine,
+        config: cfg,
+        ...summaries,
+        ratios: {
+          serviceToPipelineFloor: summaries.service.requestsPerSec / summaries.pipeline.requestsPerSec,
+          serviceToBareFloor: summaries.service.requestsPerSec / summaries.floor.requestsPerSec,
+          pipelineFloorToBareFloor: summaries.pipeline.requestsPerSec / summaries.floor.requestsPerSec,
+          batchRecordsToBareFloor: summaries.batch.recordsPerSec / summaries.floor.requestsPerSec,
+        },
+        memory,
+        tokens,
+        signing,
+        runs,
+        problems,
+        table,
+      },
+      null,
+      2,
+    )}\n`,
   );
   await db.end();
   if (service) await stop(service);
+  if (pipeline) await stop(pipeline);
   await stop(floor);
 
   process.stdout.write(`\n${table}\n\nResults: ${resultFile}\n`);
@@ -371,6 +457,21 @@ main().then(
     process.exit(2);
   },
 );
+
+/** `count` users for the password grants, created with the admin command line a few at a time (Argon2 is slow on purpose). */
+async function benchUsers(count, env) {
+  const users = [];
+  const tag = randomBytes(3).toString('hex');
+  for (let first = 0; first < count; first += 4) {
+    const batch = Array.from({ length: Math.min(4, count - first) }, (_, offset) => {
+      const user = { username: `bench-${tag}-${first + offset}`, password: randomBytes(12).toString('hex') };
+      return cli(['user:create', '--username', user.username, '--password', user.password], env).then(() => user);
+    });
+    users.push(...(await Promise.all(batch)));
+  }
+  log(`${users.length} users for the password grants`);
+  return users;
+}
 
 /** The node flags of the `start` script (`node <flags> dist/main.js`). */
 function startScriptNodeFlags() {

@@ -1,8 +1,8 @@
 // @ts-check
 // Token endpoint load. A refresh grant revokes the refresh token it consumes, so a fixed-body load
 // generator cannot drive it: each worker here chains its own tokens (answer n's refresh_token is
-// request n+1's), over keep-alive connections. Password grants repeat the right credentials (only
-// failed grants count towards the flood limit).
+// request n+1's), over keep-alive connections. Password grants repeat the right credentials, each
+// worker those of its own user (the flood limit counts a name's attempts in flight).
 import http from 'node:http';
 
 export const TOKEN_PATH = '/api-sensor/oauth/token';
@@ -52,9 +52,12 @@ const percentile = (sorted, p) =>
 
 /**
  * Runs `concurrency` workers for `durationSec`; `kind` is `refresh` or `password`.
- * `credentials`: client_id, client_secret, username, password.
+ * `credentials`: client_id, client_secret, username, password; `users`: `{ username, password }` for the
+ * password workers, one each (the credentials' user when there are none).
+ * @param {{ baseUrl: string; kind: string; credentials: Record<string, string>; users?: Array<{ username: string; password: string }>;
+ *   concurrency: number; durationSec: number; timeoutMs?: number }} options
  */
-export async function tokenRun({ baseUrl, kind, credentials, concurrency, durationSec, timeoutMs = 10_000 }) {
+export async function tokenRun({ baseUrl, kind, credentials, users = [], concurrency, durationSec, timeoutMs = 10_000 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const { client_id, client_secret, username, password } = credentials;
   const latencies = [];
@@ -77,10 +80,11 @@ export async function tokenRun({ baseUrl, kind, credentials, concurrency, durati
   const deadline = started + durationSec * 1000;
   const worker = async (index) => {
     while (Date.now() < deadline) {
+      const own = users[index % Math.max(1, users.length)] ?? { username, password };
       const form =
         kind === 'refresh'
           ? { grant_type: 'refresh_token', client_id, client_secret, refresh_token: chains[index] }
-          : { grant_type: 'password', client_id, client_secret, username, password };
+          : { grant_type: 'password', client_id, client_secret, username: own.username, password: own.password };
       const res = await postForm(agent, baseUrl, form, timeoutMs);
       statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
       latencies.push(res.ms);
