@@ -4,6 +4,7 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
+import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { SensorRecordInsert } from './sensor-record-insert.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
@@ -98,11 +99,14 @@ export class SensorRecordWriter {
       // An unavailable database would refuse each row again, and rows whose COMMIT went unconfirmed
       // may be stored already; otherwise one row's own fault must not fail the rest.
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
-        for (const pending of batch) pending.reject(error);
+        for (const pending of batch) rejectRow(pending, error);
         return;
       }
       for (const pending of batch) {
-        await this.commit([pending]).then(([nid]) => pending.resolve(nid!), pending.reject);
+        await this.commit([pending]).then(
+          ([nid]) => pending.resolve(nid!),
+          (rowError: unknown) => rejectRow(pending, rowError),
+        );
       }
     }
   }
@@ -129,6 +133,15 @@ export class SensorRecordWriter {
       }),
     );
   }
+}
+
+/**
+ * A row refused on its own by a unique index, when it names an uplink, is that uplink stored already
+ * (the uuid is random): its caller answers with the record stored first, never with an error.
+ */
+function rejectRow(pending: PendingRow, error: unknown): void {
+  const { uplinkKey } = pending.row;
+  pending.reject(uplinkKey !== null && isUniqueViolation(error) ? new DuplicateUplinkError(uplinkKey, error) : error);
 }
 
 function isFailedCommit(error: unknown): boolean {
