@@ -139,7 +139,7 @@ function schemaColumns(mysql: boolean): { integrations: TableColumnOptions[]; se
       described(varchar('network', 16), 'Network server: tts (The Things Stack v3) or chirpstack (ChirpStack v4).', 'ascii'),
       described(
         varchar('label', 255, true),
-        'Name the operator gave the integration; stored as field_network when set; NULL: the network server name is.',
+        "Name the operator gave the integration, stored as its records' field_network; NULL: the network server's name is stored instead.",
         'utf8mb4',
       ),
       described(
