@@ -9,10 +9,31 @@ import { serialsStored } from './database.js';
 export const RECORD_PATH = '/api-sensor/iot/sensor-record';
 
 /**
+ * The sensor-record route with an access token; other loads (the TTS webhook) pass a path and headers of their own.
+ * @returns {Record<string, string>}
+ */
+const recordHeaders = (token) => ({
+  Authorization: `Bearer ${token}`,
+  'Content-Type': 'application/hal+json',
+  Accept: 'application/hal+json',
+});
+
+/**
  * Drives `baseUrl` for `durationSec` at `connections`; returns throughput, latency and the per-serial
  * answers. `serialBase` keeps serials unique across runs.
  */
-export async function ingestRun({ baseUrl, token, prefix, connections, durationSec, templates, serialBase, timeoutSec = 10 }) {
+export async function ingestRun({
+  baseUrl,
+  token,
+  prefix,
+  connections,
+  durationSec,
+  templates,
+  serialBase,
+  timeoutSec = 10,
+  path = RECORD_PATH,
+  headers = recordHeaders(token),
+}) {
   let next = serialBase;
   const sent = [];
   const answers = new Map();
@@ -25,12 +46,8 @@ export async function ingestRun({ baseUrl, token, prefix, connections, durationS
     requests: [
       {
         method: 'POST',
-        path: RECORD_PATH,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/hal+json',
-          Accept: 'application/hal+json',
-        },
+        path,
+        headers,
         setupRequest(request, context) {
           const serial = next++;
           context.serial = serial;

@@ -33,7 +33,7 @@ export function sideSummary(rounds) {
   };
 }
 
-export function markdownReport({ config, service, floor, serviceRounds, floorRounds, memory, tokens, machine }) {
+export function markdownReport({ config, service, floor, serviceRounds, floorRounds, memory, tokens, uplinks, machine }) {
   const ratio = service.requestsPerSec / floor.requestsPerSec;
   const rowCheck = (s) => `${s.rows} = ${s.acked} + ${s.inFlightStored} (lost ${s.lost}, extra ${s.extra})`;
   const lines = [
@@ -53,6 +53,23 @@ export function markdownReport({ config, service, floor, serviceRounds, floorRou
     '',
     `Per round, requests/s: service ${serviceRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}; floor ${floorRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}`,
   ];
+  if (uplinks) {
+    const u = uplinks;
+    lines.push(
+      '',
+      `The Things Stack webhook (service only, ${config.connections} connections, ${config.uplinkDurationSec} s after a warm-up;` +
+        ' uplinks of two or three gateways with a decoded payload, each a new uplink), beside the sensor-record route',
+      '',
+      '| | sensor records (median of rounds) | TTS uplinks | uplinks / records |',
+      '|---|---:|---:|---:|',
+      `| per second | ${fmt(service.requestsPerSec)} | ${fmt(u.requestsPerSec)} | ${times(u.requestsPerSec / service.requestsPerSec)} |`,
+      `| p50; p99 latency ms | ${fmt(service.p50Ms, 1)}; ${fmt(service.p99Ms, 1)} | ${fmt(u.latencyMs.p50, 1)}; ${fmt(u.latencyMs.p99, 1)} | |`,
+      `| CPU ms per request: server process; MariaDB | ${fmt(service.cpuServerMs, 3)}; ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(u.cpuPerRequestMs.server, 3)}; ${fmt(u.cpuPerRequestMs.database, 3)} | ${times(u.cpuPerRequestMs.server / service.cpuServerMs, 1)}; ${times(u.cpuPerRequestMs.database / service.cpuDatabaseMs, 1)} |`,
+      `| SQL statements per stored row | ${fmt(service.statementsPerRow, 2)} | ${fmt(u.databasePerRow?.Questions, 2)} | |`,
+      `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${u.non2xx} / ${u.errors} | |`,
+      `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(u)} | |`,
+    );
+  }
   if (tokens.length > 0) {
     lines.push(
       '',

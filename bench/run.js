@@ -7,6 +7,8 @@
 //   --duration S          BENCH_DURATION          seconds per round and side (10)
 //   --connections C       BENCH_CONNECTIONS       concurrent connections (32)
 //   --warmup S            BENCH_WARMUP            warm-up seconds per side, not in the figures (3)
+//   --uplink-duration S   BENCH_UPLINK_DURATION   seconds of TTS webhook uplinks to the service after the
+//                                                 rounds (after a warm-up); 0 skips (10)
 //   --token-duration S    BENCH_TOKEN_DURATION    seconds per token grant kind; 0 skips (5)
 //   --token-concurrency C BENCH_TOKEN_CONCURRENCY concurrent token clients (= connections)
 //   --no-build            BENCH_BUILD=0           use dist/ as it is
@@ -33,8 +35,11 @@ import { account, ingestRun, summarize } from './ingest-load.js';
 import { cpuSecondsOf, databaseServerPid, killAll, logTail, memoryOf, runCommand, startChild, stop, waitForHttp } from './processes.js';
 import { markdownReport, sideSummary } from './report.js';
 import { passwordGrant, tokenRun } from './token-load.js';
+import { uplinkTemplates } from './uplink-bodies.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where The Things Stack's webhook posts uplink messages. */
+const UPLINK_PATH = '/api-sensor/integrations/tts/uplink';
 const resultsDir = join(root, 'bench', 'results');
 
 function options(argv, env) {
@@ -53,6 +58,7 @@ function options(argv, env) {
     durationSec: value('duration', 'BENCH_DURATION', 10),
     connections,
     warmupSec: value('warmup', 'BENCH_WARMUP', 3),
+    uplinkDurationSec: value('uplink-duration', 'BENCH_UPLINK_DURATION', 10),
     tokenDurationSec: value('token-duration', 'BENCH_TOKEN_DURATION', 5),
     tokenConcurrency: value('token-concurrency', 'BENCH_TOKEN_CONCURRENCY', connections),
     build: !flag('no-build') && env.BENCH_BUILD !== '0',
@@ -139,6 +145,8 @@ async function main() {
   let credentials = null;
   let token;
   let clientId;
+  /** The TTS integration's key: its uplinks become records of the bench user, dev_id the device id. */
+  let uplinkKey = '';
 
   if (!cfg.floorOnly) {
     if (cfg.build) {
@@ -177,6 +185,7 @@ async function main() {
     const password = randomBytes(12).toString('hex');
     await cli(['user:create', '--username', username, '--password', password], serviceEnv);
     credentials = { client_id: client.client_id, client_secret: client.client_secret, username, password };
+    uplinkKey = (await cli(['integration:create', '--user', username, '--network', 'tts', '--dev-id', 'name'], serviceEnv)).api_key;
     clientId = client.client_id;
     token = (await passwordGrant(serviceUrl, credentials)).access_token;
     log(`client ${clientId}, user ${username}, token obtained (${token.length} chars)`);
@@ -232,6 +241,7 @@ async function main() {
   const sampler = setInterval(sample, 200);
 
   const templates = bodyTemplates();
+  const uplinks = uplinkTemplates();
   const dbPid = databaseServerPid();
   const sides = (
     cfg.floorOnly
@@ -244,9 +254,10 @@ async function main() {
   const problems = [];
   const runs = [];
   let runIndex = 0;
-  const oneRun = async (side, url, round, durationSec) => {
+  /** `route`: `uplinks` loads the TTS webhook instead of the sensor-record route (service only). */
+  const oneRun = async (side, url, round, durationSec, route = 'records') => {
     runIndex++;
-    const prefix = `b${runIndex}${side[0]}`;
+    const prefix = `b${runIndex}${route === 'uplinks' ? 'u' : side[0]}`;
     const child = side === 'service' ? service : floor;
     if (!child) throw new Error(`${side} was not started`);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${side} died:\n${logTail(child)}`);
@@ -258,8 +269,11 @@ async function main() {
       prefix,
       connections: cfg.connections,
       durationSec,
-      templates,
+      templates: route === 'uplinks' ? uplinks : templates,
       serialBase: runIndex * 10_000_000,
+      ...(route === 'uplinks'
+        ? { path: UPLINK_PATH, headers: { Authorization: `Bearer ${uplinkKey}`, 'Content-Type': 'application/json' } }
+        : {}),
     });
     const load = process.cpuUsage(cpuBefore.load);
     const cpuMs = (seconds) => Math.round((seconds * 1e6) / Math.max(1, run.answers.size)) / 1000;
@@ -270,11 +284,12 @@ async function main() {
     };
     const accounting = await account(run, db, prefix, cfg.connections);
     const perRequest = counterRates(before, await statusCounters(db), accounting.rows);
-    const summary = { side, round, prefix, ...summarize(run, accounting), cpuPerRequestMs, databasePerRow: perRequest };
-    runs.push(summary);
-    for (const problem of accounting.problems) problems.push(`${side} round ${round}: ${problem}`);
+    const summary = { side, route, round, prefix, ...summarize(run, accounting), cpuPerRequestMs, databasePerRow: perRequest };
+    if (route === 'records') runs.push(summary);
+    for (const problem of accounting.problems)
+      problems.push(`${side}${route === 'uplinks' ? ' TTS uplinks' : ''} round ${round}: ${problem}`);
     log(
-      `${round === 0 ? 'warm-up' : `round ${round}`} ${side}: ${summary.requestsPerSec.toFixed(0)} req/s, p50 ${summary.latencyMs.p50} ms,` +
+      `${round === 0 ? 'warm-up' : `round ${round}`} ${side}${route === 'uplinks' ? ' TTS uplinks' : ''}: ${summary.requestsPerSec.toFixed(0)} req/s, p50 ${summary.latencyMs.p50} ms,` +
         ` p99 ${summary.latencyMs.p99} ms, 201s ${summary.acked}, rows ${summary.rows}, non-2xx ${summary.non2xx}` +
         ` | CPU ms/request: server ${cpuPerRequestMs.server}, MariaDB ${cpuPerRequestMs.database}, load ${cpuPerRequestMs.loadGenerator}` +
         ` | per row: ${['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_commit', 'Innodb_data_fsyncs'].map((k) => `${k} ${perRequest[k]}`).join(', ')}` +
@@ -292,6 +307,13 @@ async function main() {
 
   sample();
   for (const side of ['service', 'floor']) memory[side].ingestHwmMiB = memory[side].hwmMiB;
+
+  // The TTS webhook beside the sensor-record route: the same service, user and database.
+  let uplinkSummary = null;
+  if (!cfg.floorOnly && cfg.uplinkDurationSec > 0 && (!cfg.only || cfg.only === 'service')) {
+    if (cfg.warmupSec > 0) await oneRun('service', serviceUrl, 0, cfg.warmupSec, 'uplinks');
+    uplinkSummary = await oneRun('service', serviceUrl, 1, cfg.uplinkDurationSec, 'uplinks');
+  }
 
   const tokens = [];
   if (!cfg.floorOnly && cfg.tokenDurationSec > 0) {
@@ -339,13 +361,14 @@ async function main() {
     floorRounds,
     memory,
     tokens,
+    uplinks: uplinkSummary,
     machine,
   });
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(
     resultFile,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, config: cfg, service: serviceSummary, floor: floorSummary, ratio: serviceSummary.requestsPerSec / floorSummary.requestsPerSec, memory, tokens, runs, problems, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, config: cfg, service: serviceSummary, floor: floorSummary, ratio: serviceSummary.requestsPerSec / floorSummary.requestsPerSec, uplinks: uplinkSummary, memory, tokens, runs, problems, table }, null, 2)}\n`,
   );
   await db.end();
   if (service) await stop(service);
