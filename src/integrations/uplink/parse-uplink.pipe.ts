@@ -25,7 +25,7 @@ export const UPLINK_BODY_MESSAGES = {
 } as const;
 
 /**
- * An uplink's body as bytes and as JSON (docs/interface.md#integration-answers): size, content type,
+ * An uplink's body as bytes and as JSON (docs/interface.md#the-things-stack): size, content type,
  * UTF-8, syntax, nesting and an object at the top, with the sensor-record route's texts.
  */
 export class ParseUplinkPipe implements PipeTransform<RawSubmission, Record<string, unknown>> {
