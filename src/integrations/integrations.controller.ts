@@ -71,7 +71,8 @@ export class IntegrationsController {
 
   /** A record as the sensor-record route renders it with `_format=json`; anything else as `{"message": …}`. */
   private answer(response: Response, caller: IntegrationCaller, answer: UplinkAnswer): StreamableFile | Record<string, unknown> {
-    addLogContext(response, { integration_id: caller.integrationId, uplink: answer.outcome });
+    // request.user is the integration here, not a user: the log line names both.
+    addLogContext(response, { uid: caller.user.uid, integration_id: caller.integrationId, uplink: answer.outcome });
     switch (answer.outcome) {
       case 'stored':
       case 'duplicate': {
