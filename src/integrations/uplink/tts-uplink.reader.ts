@@ -17,8 +17,7 @@ export function readTtsMessage(body: Record<string, unknown>): TtsMessage | null
   const device = member(body, 'end_device_ids');
   if (!isPlainObject(device)) return null;
   const uplink = member(body, 'uplink_message');
-  if (!isPlainObject(uplink))
-    return { kind: 'other', type: Object.keys(body).find((key) => key !== 'end_device_ids' && isPlainObject(body[key])) ?? 'unknown' };
+  if (!isPlainObject(uplink)) return { kind: 'other', type: messageType(body) };
   const rx = list(member(uplink, 'rx_metadata'));
   return {
     kind: 'uplink',
@@ -35,6 +34,13 @@ export function readTtsMessage(body: Record<string, unknown>): TtsMessage | null
       uplinkId: uplinkId(body, device, uplink),
     },
   };
+}
+
+/** The member that holds the message (`join_accept`, `downlink_ack`, …): the object beside the device's ids. */
+function messageType(body: Record<string, unknown>): string {
+  const type = Object.keys(body).find((key) => key !== 'end_device_ids' && isPlainObject(body[key]));
+  // Quoted in the answer: cut short, whatever the body named it.
+  return type === undefined ? 'unknown' : type.slice(0, 64);
 }
 
 /** The first gateway's GPS time, else the network server's reception time, else the application server's. */
