@@ -11,6 +11,16 @@ export const RECORD_PATH = '/api-sensor/iot/sensor-record';
 export const BATCH_PATH = '/api-sensor/iot/sensor-records';
 
 /**
+ * The sensor-record route with an access token; other loads (the TTS webhook) pass a path and headers of their own.
+ * @returns {Record<string, string>}
+ */
+const recordHeaders = (token) => ({
+  Authorization: `Bearer ${token}`,
+  'Content-Type': 'application/hal+json',
+  Accept: 'application/hal+json',
+});
+
+/**
  * Drives `baseUrl` for `durationSec` at `connections`; returns throughput, latency and the per-serial
  * answers. `serialBase` keeps serials unique across runs. With `batchSize`, each request is a batch of
  * that many reports to the batch route.
@@ -25,6 +35,8 @@ export async function ingestRun({
   serialBase,
   batchSize = 0,
   timeoutSec = 10,
+  path = batchSize > 0 ? BATCH_PATH : RECORD_PATH,
+  headers = recordHeaders(token),
 }) {
   let next = serialBase;
   const sent = [];
@@ -38,12 +50,8 @@ export async function ingestRun({
     requests: [
       {
         method: 'POST',
-        path: batchSize > 0 ? BATCH_PATH : RECORD_PATH,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/hal+json',
-          Accept: 'application/hal+json',
-        },
+        path,
+        headers,
         setupRequest(request, context) {
           const serials = Array.from({ length: Math.max(1, batchSize) }, () => next++);
           context.serials = serials;

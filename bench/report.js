@@ -85,6 +85,24 @@ function batchTable({ config, summaries, rounds }) {
   ];
 }
 
+/** The Things Stack webhook beside the sensor-record route (service only). */
+function uplinkTable({ config, summaries, uplinks: u }) {
+  const { service } = summaries;
+  return [
+    `The Things Stack webhook (service only, ${config.connections} connections, ${config.uplinkDurationSec} s after a warm-up;` +
+      ' uplinks of two or three gateways with a decoded payload, each a new uplink), beside the sensor-record route',
+    '',
+    '| | sensor records (median of rounds) | TTS uplinks | uplinks / records |',
+    '|---|---:|---:|---:|',
+    `| per second | ${fmt(service.requestsPerSec)} | ${fmt(u.requestsPerSec)} | ${times(u.requestsPerSec / service.requestsPerSec)} |`,
+    `| p50; p99 latency ms | ${fmt(service.p50Ms, 1)}; ${fmt(service.p99Ms, 1)} | ${fmt(u.latencyMs.p50, 1)}; ${fmt(u.latencyMs.p99, 1)} | |`,
+    `| CPU ms per request: server process; MariaDB | ${fmt(service.cpuServerMs, 3)}; ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(u.cpuPerRequestMs.server, 3)}; ${fmt(u.cpuPerRequestMs.database, 3)} | ${times(u.cpuPerRequestMs.server / service.cpuServerMs, 1)}; ${times(u.cpuPerRequestMs.database / service.cpuDatabaseMs, 1)} |`,
+    `| SQL statements per stored row | ${fmt(service.statementsPerRow, 2)} | ${fmt(u.databasePerRow?.Questions, 2)} | |`,
+    `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${u.non2xx} / ${u.errors} | |`,
+    `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(u)} | |`,
+  ];
+}
+
 /** The token endpoint's grants, read against the machine's RSA-2048 signing rate (each grant signs one access token). */
 function tokenTable({ config, memory, tokens, signing }) {
   const lines = [];
@@ -114,9 +132,10 @@ function tokenTable({ config, memory, tokens, signing }) {
   return lines;
 }
 
-export function markdownReport({ config, summaries, rounds, memory, tokens, signing, machine }) {
+export function markdownReport({ config, summaries, rounds, memory, tokens, uplinks, signing, machine }) {
   const lines = ingestionTable({ config, summaries, rounds, memory, machine });
   if (rounds.batch.length > 0) lines.push('', ...batchTable({ config, summaries, rounds }));
+  if (uplinks) lines.push('', ...uplinkTable({ config, summaries, uplinks }));
   lines.push(...tokenTable({ config, memory, tokens, signing }));
   return lines.join('\n');
 }

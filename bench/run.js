@@ -9,6 +9,8 @@
 //   --duration S          BENCH_DURATION          seconds per round and side (10)
 //   --connections C       BENCH_CONNECTIONS       concurrent connections (32)
 //   --warmup S            BENCH_WARMUP            warm-up seconds per side, not in the figures (3)
+//   --uplink-duration S   BENCH_UPLINK_DURATION   seconds of TTS webhook uplinks to the service after the
+//                                                 rounds (after a warm-up); 0 skips (10)
 //   --token-duration S    BENCH_TOKEN_DURATION    seconds per token grant kind; 0 skips (5)
 //   --token-concurrency C BENCH_TOKEN_CONCURRENCY concurrent token clients (= connections)
 //   --batch-size N        BENCH_BATCH_SIZE        reports per request of the batch scenario; 0 skips (100)
@@ -41,8 +43,11 @@ import { cpuSecondsOf, databaseServerPid, killAll, logTail, memoryOf, runCommand
 import { markdownReport, sideSummary } from './report.js';
 import { signingRate } from './signing-rate.js';
 import { passwordGrant, tokenRun } from './token-load.js';
+import { uplinkTemplates } from './uplink-bodies.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where The Things Stack's webhook posts uplink messages. */
+const UPLINK_PATH = '/api-sensor/integrations/tts/uplink';
 const resultsDir = join(root, 'bench', 'results');
 
 function options(argv, env) {
@@ -61,6 +66,7 @@ function options(argv, env) {
     durationSec: value('duration', 'BENCH_DURATION', 10),
     connections,
     warmupSec: value('warmup', 'BENCH_WARMUP', 3),
+    uplinkDurationSec: value('uplink-duration', 'BENCH_UPLINK_DURATION', 10),
     tokenDurationSec: value('token-duration', 'BENCH_TOKEN_DURATION', 5),
     tokenConcurrency: value('token-concurrency', 'BENCH_TOKEN_CONCURRENCY', connections),
     batchSize: value('batch-size', 'BENCH_BATCH_SIZE', 100),
@@ -156,6 +162,8 @@ async function main() {
   let serviceEnvironment = {};
   let token;
   let clientId;
+  /** The TTS integration's key: its uplinks become records of the bench user, dev_id the device id. */
+  let uplinkKey = '';
 
   if (!cfg.floorOnly) {
     if (cfg.build) {
@@ -195,6 +203,7 @@ async function main() {
     await cli(['user:create', '--username', username, '--password', password], serviceEnv);
     credentials = { client_id: client.client_id, client_secret: client.client_secret, username, password };
     serviceEnvironment = serviceEnv;
+    uplinkKey = (await cli(['integration:create', '--user', username, '--network', 'tts', '--dev-id', 'name'], serviceEnv)).api_key;
     clientId = client.client_id;
     token = (await passwordGrant(serviceUrl, credentials)).access_token;
     log(`client ${clientId}, user ${username}, token obtained (${token.length} chars)`);
@@ -272,6 +281,7 @@ async function main() {
   };
   const sampler = setInterval(sample, 200);
 
+  const uplinks = uplinkTemplates();
   const dbPid = databaseServerPid();
   /** The process serving each side: the batch scenario is the service's batch route. */
   const children = { service, pipeline, floor, batch: service };
@@ -288,9 +298,10 @@ async function main() {
   const problems = [];
   const runs = [];
   let runIndex = 0;
-  const oneRun = async (side, url, round, durationSec) => {
+  /** `route`: `uplinks` loads the TTS webhook instead of the sensor-record route (service only). */
+  const oneRun = async (side, url, round, durationSec, route = 'records') => {
     runIndex++;
-    const prefix = `b${runIndex}${side[0]}`;
+    const prefix = `b${runIndex}${route === 'uplinks' ? 'u' : side[0]}`;
     const child = children[side];
     const batchSize = side === 'batch' ? cfg.batchSize : 0;
     const reportsPerRequest = Math.max(1, batchSize);
@@ -305,9 +316,12 @@ async function main() {
       prefix,
       connections,
       durationSec,
-      templates,
+      templates: route === 'uplinks' ? uplinks : templates,
       serialBase: runIndex * 10_000_000,
       batchSize,
+      ...(route === 'uplinks'
+        ? { path: UPLINK_PATH, headers: { Authorization: `Bearer ${uplinkKey}`, 'Content-Type': 'application/json' } }
+        : {}),
     });
     const load = process.cpuUsage(cpuBefore.load);
     const cpuMs = (seconds) => Math.round((seconds * 1e6) / Math.max(1, run.answers.size)) / 1000;
@@ -320,6 +334,7 @@ async function main() {
     const perRequest = counterRates(before, await statusCounters(db), accounting.rows);
     const summary = {
       side,
+      route,
       round,
       prefix,
       reportsPerRequest,
@@ -327,10 +342,11 @@ async function main() {
       cpuPerRequestMs,
       databasePerRow: perRequest,
     };
-    runs.push(summary);
-    for (const problem of accounting.problems) problems.push(`${side} round ${round}: ${problem}`);
+    if (route === 'records') runs.push(summary);
+    const label = `${side}${route === 'uplinks' ? ' TTS uplinks' : ''}`;
+    for (const problem of accounting.problems) problems.push(`${label} round ${round}: ${problem}`);
     log(
-      `${round === 0 ? 'warm-up' : `round ${round}`} ${side}: ${summary.requestsPerSec.toFixed(0)} req/s` +
+      `${round === 0 ? 'warm-up' : `round ${round}`} ${label}: ${summary.requestsPerSec.toFixed(0)} req/s` +
         (batchSize > 0 ? ` (${summary.recordsPerSec.toFixed(0)} records/s)` : '') +
         `, p50 ${summary.latencyMs.p50} ms,` +
         ` p99 ${summary.latencyMs.p99} ms, 201s ${summary.acked}, rows ${summary.rows}, non-2xx ${summary.non2xx}` +
@@ -350,6 +366,13 @@ async function main() {
 
   sample();
   for (const side of /** @type {const} */ (['service', 'pipeline', 'floor'])) memory[side].ingestHwmMiB = memory[side].hwmMiB;
+
+  // The TTS webhook beside the sensor-record route: the same service, user and database.
+  let uplinkSummary = null;
+  if (!cfg.floorOnly && cfg.uplinkDurationSec > 0 && (!cfg.only || cfg.only === 'service')) {
+    if (cfg.warmupSec > 0) await oneRun('service', serviceUrl, 0, cfg.warmupSec, 'uplinks');
+    uplinkSummary = await oneRun('service', serviceUrl, 1, cfg.uplinkDurationSec, 'uplinks');
+  }
 
   const tokens = [];
   if (!cfg.floorOnly && cfg.tokenDurationSec > 0) {
@@ -404,7 +427,7 @@ async function main() {
     batch: sideSummary(rounds.batch),
   };
   const machine = `${os.cpus().length} CPUs ${os.cpus()[0]?.model?.trim() ?? ''}, node ${process.version}, MariaDB ${version}`;
-  const table = markdownReport({ config: cfg, summaries, rounds, memory, tokens, signing, machine });
+  const table = markdownReport({ config: cfg, summaries, rounds, memory, tokens, uplinks: uplinkSummary, signing, machine });
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(
@@ -422,6 +445,7 @@ async function main() {
           batchRecordsToBareFloor: summaries.batch.recordsPerSec / summaries.floor.requestsPerSec,
         },
         memory,
+        uplinks: uplinkSummary,
         tokens,
         signing,
         runs,

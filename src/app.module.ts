@@ -6,12 +6,13 @@ import { HttpServerDrainService } from './common/process/http-server-drain.servi
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IntegrationsModule } from './integrations/integrations.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SensorRecordModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SensorRecordModule, IntegrationsModule],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, HttpServerDrainService],
 })
 export class AppModule {}

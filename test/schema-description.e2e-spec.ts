@@ -12,10 +12,11 @@ import { describeOn } from './utils/engine.js';
 const testDatabaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:';
 const onMysql = testDatabaseUrl.startsWith('mysql://');
 const DESCRIBE_SCHEMA = 'DescribeSchema1763800200000';
-const BEFORE = migrations.slice(
-  0,
-  migrations.findIndex((migration) => new migration().constructor.name === DESCRIBE_SCHEMA),
-);
+const ADD_INTEGRATIONS = 'AddIntegrations1764000000000';
+const indexOf = (name: string) => migrations.findIndex((migration) => new migration().constructor.name === name);
+const BEFORE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA));
+const THROUGH_DESCRIBE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA) + 1);
+const THROUGH_INTEGRATIONS = migrations.slice(0, indexOf(ADD_INTEGRATIONS) + 1);
 
 /** Columns kept ascii_bin on purpose: identifiers, digests and fixed vocabularies. */
 const ASCII_COLUMNS = [
@@ -39,6 +40,13 @@ const ASCII_COLUMNS = [
   'sensor_report.uuid',
   'users.pass',
   'users.uuid',
+];
+/** The identifiers and digests AddIntegrations adds, ascii_bin as the others. */
+const INTEGRATION_ASCII_COLUMNS = [
+  'integrations.dev_id_source',
+  'integrations.key_hash',
+  'integrations.network',
+  'sensor_report.uplink_key',
 ];
 const REPORT_FOREIGN_KEYS = [
   { column: 'revision_uid', table: 'users', referenced: 'uid' },
@@ -136,7 +144,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       const before = await columns();
       expect((await tables()).map((table) => table.collation)).toContain('utf8mb4_general_ci');
 
-      await open(migrations);
+      await open(THROUGH_DESCRIBE);
 
       const after = await columns();
       expect(definitions(after)).toEqual(definitions(before));
@@ -188,7 +196,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       );
       await dataSource!.query('SET foreign_key_checks = 1');
 
-      await expect(open(migrations)).rejects.toThrow(
+      await expect(open(THROUGH_DESCRIBE)).rejects.toThrow(
         'Cannot add the foreign key sensor_report.uid -> users.uid: 1 sensor_report rows refer to a users row that does not exist; restore those rows, then start again.',
       );
       await open();
@@ -199,6 +207,62 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           [schema(), 'users'],
         ),
       ).toEqual([{ comment: '' }]);
+    });
+
+    it(`${ADD_INTEGRATIONS}: every new table and column described, the records kept, the uplink key unique; down restores the schema`, async () => {
+      await seed(await open(THROUGH_DESCRIBE));
+      const before = await columns();
+      const tablesBefore = await tables();
+
+      await open(THROUGH_INTEGRATIONS);
+
+      const after = await columns();
+      expect(after.filter((column) => !column.comment)).toEqual([]);
+      const described = await tables();
+      expect(described.map((table) => table.name)).toContain('integrations');
+      expect(described.filter((table) => !table.comment || table.collation !== 'utf8mb4_unicode_ci')).toEqual([]);
+      const textColumns = after.filter((column) => column.collation !== null);
+      expect(
+        textColumns
+          .filter((column) => column.collation === 'ascii_bin')
+          .map((column) => `${column.tableName}.${column.name}`)
+          .sort(),
+      ).toEqual([...ASCII_COLUMNS, ...INTEGRATION_ASCII_COLUMNS].sort());
+      expect(textColumns.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
+      // Nothing else changed: what was there before is there as it was, comments and collations included.
+      const existing = (row: Record<string, string | null>) =>
+        before.some((kept) => kept.tableName === row.tableName && kept.name === row.name);
+      const username = (row: Record<string, string | null>) => row.tableName === 'login_failures' && row.name === 'username';
+      expect(after.filter((row) => existing(row) && !username(row))).toEqual(before.filter((row) => !username(row)));
+      expect(after.find(username)).toMatchObject({
+        nullable: 'YES',
+        collation: 'utf8mb4_unicode_ci',
+        comment: expect.stringMatching(/NULL for a refused integration key/),
+      });
+      expect(await reportForeignKeys()).toEqual(
+        [...REPORT_FOREIGN_KEYS, { column: 'integration_id', table: 'integrations', referenced: 'id' }]
+          .sort((a, b) => a.column.localeCompare(b.column))
+          .map((key) => ({ ...key, onDelete: expect.stringMatching(/^(RESTRICT|NO ACTION)$/) })),
+      );
+      expect(await dataSource!.query('SELECT uplink_key, integration_id FROM sensor_report')).toEqual([
+        { uplink_key: null, integration_id: null },
+        { uplink_key: null, integration_id: null },
+      ]);
+      await dataSource!.query(
+        "UPDATE sensor_report SET uplink_key = '1:tts:as:up:01GZ4T2Q9V3WJ6K8M1N5P7R0SB' WHERE nid = (SELECT MIN(nid) FROM (SELECT nid FROM sensor_report) AS r)",
+      );
+      await expect(
+        dataSource!.query("UPDATE sensor_report SET uplink_key = '1:tts:as:up:01GZ4T2Q9V3WJ6K8M1N5P7R0SB' WHERE uplink_key IS NULL"),
+      ).rejects.toMatchObject({ driverError: { code: 'ER_DUP_ENTRY' } });
+      await dataSource!.query(
+        "INSERT INTO login_failures (username, address, attempted_at) VALUES (NULL, '192.0.2.7', '2026-01-01 00:00:00')",
+      );
+
+      await dataSource!.undoLastMigration({ transaction: 'each' });
+
+      expect(await columns()).toEqual(before);
+      expect(await tables()).toEqual(tablesBefore);
+      expect(await dataSource!.query('SELECT COUNT(*) AS records FROM sensor_report')).toEqual([{ records: '2' }]);
     });
   });
 
@@ -230,7 +294,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       const before = await shape();
       expect(await sequence()).toEqual([{ seq: 2 }]);
 
-      await open(migrations);
+      await open(THROUGH_DESCRIBE);
 
       expect(await shape()).toEqual(before);
       expect(await sequence()).toEqual([{ seq: 2 }]);
@@ -251,11 +315,45 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       await dataSource!.query('UPDATE sensor_report SET uid = 999999 WHERE nid = 1');
       await dataSource!.query('PRAGMA foreign_keys = ON');
 
-      await expect(open(migrations)).rejects.toThrow(
+      await expect(open(THROUGH_DESCRIBE)).rejects.toThrow(
         'Cannot add the foreign key sensor_report.uid -> users.uid: 1 sensor_report rows refer to a users row that does not exist; restore those rows, then start again.',
       );
       await open();
       expect(await foreignKeys()).toEqual([]);
+    });
+
+    it(`${ADD_INTEGRATIONS}: adds the columns by rebuilding sensor_report with its rows and nid counter; down takes them away`, async () => {
+      await seed(await open(THROUGH_DESCRIBE));
+      await dataSource!.query('DELETE FROM sensor_report WHERE nid = (SELECT MAX(nid) FROM sensor_report)');
+      const before = await shape();
+      const keysBefore = await foreignKeys();
+
+      await open(THROUGH_INTEGRATIONS);
+
+      const after = await shape();
+      expect(after.columns.map((column: { name: string }) => column.name)).toEqual([
+        ...before.columns.map((column: { name: string }) => column.name),
+        'uplink_key',
+        'integration_id',
+      ]);
+      expect(after.records).toEqual(before.records.map((record: object) => ({ ...record, uplink_key: null, integration_id: null })));
+      expect(after.indexes.filter((index) => index.name === 'sensor_report_uplink_key').map((index) => index.unique)).toEqual([1]);
+      expect(await sequence()).toEqual([{ seq: 2 }]);
+      expect(await foreignKeys()).toContainEqual({
+        column: 'integration_id',
+        table: 'integrations',
+        referenced: 'id',
+        onDelete: 'RESTRICT',
+      });
+      await dataSource!.query(
+        "INSERT INTO login_failures (username, address, attempted_at) VALUES (NULL, '192.0.2.7', '2026-01-01 00:00:00')",
+      );
+
+      await dataSource!.undoLastMigration({ transaction: 'each' });
+
+      expect(await shape()).toEqual(before);
+      expect(await sequence()).toEqual([{ seq: 2 }]);
+      expect(await foreignKeys()).toEqual(keysBefore);
     });
   });
 });

@@ -53,6 +53,9 @@ import { UsersService } from './users/users.service.js';
     BearerAuthGuard,
     { provide: APP_GUARD, useExisting: BearerAuthGuard },
   ],
+  // Refused integration keys count toward the same per-address limit as failed password grants;
+  // integration:create finds its user by name as the token endpoint does.
+  exports: [LoginFloodService, UsersService],
 })
 export class AuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -10,6 +10,8 @@ import { DatabaseConnectionError } from '../database/connection-failure.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { quietDatabaseLogger } from '../database/database-logger.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
+import { IntegrationsService } from '../integrations/admin/integrations.service.js';
+import { IntegrationEntity } from '../integrations/integration.entity.js';
 import { CliError } from './cli-error.js';
 import { firstLine, runCommand } from './commands.js';
 
@@ -32,9 +34,11 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
       { ...options, logger: quietDatabaseLogger },
       connectWithRetries(config.database, { retries: 0 }),
     );
+    const users = new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher());
     const result = await runCommand(argv, {
-      users: new UsersService(dataSource.getRepository(UserEntity), new PasswordHasher()),
+      users,
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),
+      integrations: new IntegrationsService(dataSource.getRepository(IntegrationEntity), users, config),
     });
     streams.stdout(JSON.stringify(result));
     return 0;

@@ -1,16 +1,21 @@
-import { parseArgs } from 'node:util';
 import { UnknownClientError } from '../auth/clients/client-errors.js';
 import type { ClientsService } from '../auth/clients/clients.service.js';
 import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from '../auth/users/user-errors.js';
 import type { UsersService } from '../auth/users/users.service.js';
+import { InvalidIntegrationInputError, UnknownIntegrationError } from '../integrations/admin/integration-errors.js';
+import { isIntegrationCommand, runIntegrationCommand } from '../integrations/admin/integration.commands.js';
+import type { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import { CliError, USAGE } from './cli-error.js';
+import { instant, optional, parse, required } from './command-options.js';
+
+export { firstLine } from './command-options.js';
 
 export interface CliServices {
   users: UsersService;
   clients: ClientsService;
+  /** Only the integration:* commands need it. */
+  integrations?: IntegrationsService;
 }
-
-type Options = Record<string, { type: 'string' | 'boolean' }>;
 
 /**
  * Runs one administration command and returns what it prints (one JSON object). Kept apart from
@@ -19,6 +24,10 @@ type Options = Record<string, { type: 'string' | 'boolean' }>;
 export async function runCommand(argv: string[], services: CliServices): Promise<Record<string, unknown>> {
   const [command, ...rest] = argv;
   try {
+    if (isIntegrationCommand(command)) {
+      if (!services.integrations) throw new Error(`${command} needs the integrations service`);
+      return await runIntegrationCommand(command, rest, services.integrations);
+    }
     switch (command) {
       case 'client:create': {
         const values = parse(rest, { label: { type: 'string' }, secret: { type: 'string' } });
@@ -86,39 +95,13 @@ export async function runCommand(argv: string[], services: CliServices): Promise
       error instanceof UsernameTakenError ||
       error instanceof UnknownUserError ||
       error instanceof InvalidUserInputError ||
-      error instanceof UnknownClientError
+      error instanceof UnknownClientError ||
+      error instanceof UnknownIntegrationError ||
+      error instanceof InvalidIntegrationInputError
     ) {
       throw new CliError(error.message);
     }
     if (error instanceof RangeError) throw new CliError(error.message);
     throw error;
   }
-}
-
-function parse(args: string[], options: Options): Record<string, string | boolean | undefined> {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new CliError(firstLine((error as Error).message));
-  }
-}
-
-function required(values: Record<string, string | boolean | undefined>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new CliError(`Missing required option --${name}.`);
-  return value;
-}
-
-function optional(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Instants in UTC, to the second (the database keeps no more). */
-function instant(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-export function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').trim();
 }

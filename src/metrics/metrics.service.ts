@@ -7,6 +7,15 @@ import { databasePoolUsage } from './database-pool-usage.js';
 export type GrantOutcome =
   'success' | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'throttled' | 'busy' | 'error';
 
+/** Which integration an uplink came through (its id as text) and its network server. */
+export interface IntegrationLabels {
+  integration: string;
+  network: string;
+}
+
+/** How an uplink was answered: stored (201), stored before (200) or acknowledged without a record (202). */
+export type UplinkOutcome = 'stored' | 'duplicate' | 'refused';
+
 /**
  * The service's Prometheus metrics. One registry per application instance (not prom-client's global
  * one), so several applications in one process — as in the tests — never collide.
@@ -50,6 +59,27 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly uplinksReceived = new Counter({
+    name: 'integration_uplinks_received_total',
+    help: 'Uplinks network servers posted with a valid integration key, by integration id and network.',
+    labelNames: ['integration', 'network'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly uplinksAnswered = new Counter({
+    name: 'integration_uplinks_total',
+    help: 'Uplinks answered, by integration id, network and outcome: stored (201), duplicate (200) or refused (202).',
+    labelNames: ['integration', 'network', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly uplinksRefused = new Counter({
+    name: 'integration_uplinks_refused_total',
+    help: 'Uplinks acknowledged without a record (202), by integration id, network and reason.',
+    labelNames: ['integration', 'network', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(@Inject(APP_CONFIG) config: AppConfig, dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
     const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;
@@ -79,6 +109,16 @@ export class MetricsService {
 
   recordUnconfirmed(records = 1): void {
     this.recordsUnconfirmed.inc(records);
+  }
+
+  uplinkReceived(labels: IntegrationLabels): void {
+    this.uplinksReceived.inc({ ...labels });
+  }
+
+  /** `reason` for a refused uplink. */
+  uplinkAnswered(labels: IntegrationLabels, outcome: UplinkOutcome, reason?: string): void {
+    this.uplinksAnswered.inc({ ...labels, outcome });
+    if (reason !== undefined) this.uplinksRefused.inc({ ...labels, reason });
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

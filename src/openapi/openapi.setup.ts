@@ -19,6 +19,10 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
       .setVersion(packageVersion)
       .addServer(config.baseUrl)
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'An integration key from `integration:create`, for the network-server routes.' },
+        'integration-key',
+      )
       .build(),
   );
   SwaggerModule.setup('api-docs', app, document, { jsonDocumentUrl: 'api-docs-json', raw: ['json'] });

@@ -14,6 +14,15 @@ export interface NewRowContext {
   now: Date;
   siteTimezone: string;
   requestBody: string;
+  /** Set when the record comes from a network-server uplink rather than a direct submission. */
+  uplink?: UplinkOrigin;
+}
+
+/** Where a record made from a network-server uplink came from. */
+export interface UplinkOrigin {
+  /** Names the uplink; unique among records, so a repeated delivery stores nothing twice. */
+  key: string;
+  integrationId: number;
 }
 
 /** The row a validated submission is stored as (without `nid`/`vid`, which the database assigns). */
@@ -57,5 +66,7 @@ export function newSensorRecordRow(submission: CreateSensorRecordDto, context: N
     fieldTiltSensor: fields.field_tilt_sensor ?? null,
     fieldTimeout: fields.field_timeout ?? DEFAULT_HEARTBEAT_TIMEOUT,
     requestBody: context.requestBody,
+    uplinkKey: context.uplink?.key ?? null,
+    integrationId: context.uplink?.integrationId ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { withDatabaseDeadline } from '../database/database-deadline.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
 import { sensorRecordRowStub } from '../../test/fixtures/sensor-record-row.stub.js';
+import { DuplicateUplinkError } from './duplicate-uplink.error.js';
 import { MIN_TIME_FOR_COMMIT_MS, SensorRecordWriter } from './sensor-record-writer.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
@@ -158,6 +159,25 @@ describe(SensorRecordWriter.name, () => {
       expect(byNid.size).toBe(1100);
       rows.forEach((row, index) => expect(byNid.get(nids[index]!)).toMatchObject({ vid: nids[index], uuid: row.uuid, sequence: index }));
     });
+  });
+
+  it("refuses a row whose uplink is stored already as that uplink's duplicate, alone or in a batch", async () => {
+    const uplink = (sequence: number): NewSensorRecordRow => ({
+      ...reportRow(sequence),
+      uplinkKey: '7:tts:as:up:01GZ4T2Q9V3WJ6K8M1N5P7R0SB',
+    });
+    const first = write(uplink(0));
+    const batch = [reportRow(1), uplink(2), reportRow(3)].map(write);
+    await first;
+
+    const [good1, duplicate, good3] = await Promise.allSettled(batch);
+    const alone = write(uplink(4));
+
+    await expect(alone).rejects.toBeInstanceOf(DuplicateUplinkError);
+    expect(duplicate).toMatchObject({ status: 'rejected', reason: { uplinkKey: '7:tts:as:up:01GZ4T2Q9V3WJ6K8M1N5P7R0SB' } });
+    expect((duplicate as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateUplinkError);
+    expect([good1?.status, good3?.status]).toEqual(['fulfilled', 'fulfilled']);
+    expect((await stored()).map((row) => row.sequence)).toEqual([0, 1, 3]);
   });
 
   it('rejects every write of the batch, storing none and retrying none, when the database is unavailable', async () => {

@@ -4,6 +4,7 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
+import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
@@ -121,11 +122,11 @@ export class SensorRecordWriter {
       // An unavailable database would refuse each unit again, and units whose COMMIT went unconfirmed
       // may be stored already; otherwise one unit's own fault must not fail the rest.
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
-        for (const unit of batch) unit.reject(error);
+        for (const unit of batch) rejectUnit(unit, error);
         return;
       }
       for (const unit of batch) {
-        await this.commit([unit]).then(unit.resolve, unit.reject);
+        await this.commit([unit]).then(unit.resolve, (unitError: unknown) => rejectUnit(unit, unitError));
       }
     }
   }
@@ -152,6 +153,16 @@ export class SensorRecordWriter {
       }),
     );
   }
+}
+
+/**
+ * A row refused on its own by a unique index, when it names an uplink, is that uplink stored already
+ * (the uuid is random): its caller answers with the record stored first, never with an error.
+ */
+function rejectUnit(unit: PendingUnit, error: unknown): void {
+  // Only an uplink's record carries a key, and it comes alone in its unit.
+  const uplinkKey = unit.rows.length === 1 ? unit.rows[0]!.uplinkKey : null;
+  unit.reject(uplinkKey !== null && isUniqueViolation(error) ? new DuplicateUplinkError(uplinkKey, error) : error);
 }
 
 function isFailedCommit(error: unknown): boolean {

@@ -61,7 +61,8 @@ export const BAIT_LEVEL_EXAMPLE = {
   },
 };
 
-const RECORD_EXAMPLE = {
+/** A stored record as `_format=json` renders it; the integration routes answer the same. */
+export const RECORD_EXAMPLE = {
   nid: [{ value: 42 }],
   uuid: [{ value: '3c9d8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a' }],
   vid: [{ value: 42 }],

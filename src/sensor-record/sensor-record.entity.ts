@@ -100,6 +100,18 @@ export class SensorRecordEntity {
   @Column({ type: 'int', name: 'field_timeout' })
   fieldTimeout!: number;
 
+  /**
+   * The network-server uplink the record came from, `<uid>:<network>:<uplink id>`; unique, so that a
+   * delivery repeated on any instance stores nothing twice (docs/interface.md#repeated-deliveries).
+   * Null for records submitted directly.
+   */
+  @Column({ type: 'varchar', name: 'uplink_key', length: 255, nullable: true })
+  uplinkKey!: string | null;
+
+  /** The integration the record came through; null for records submitted directly. */
+  @Column({ type: 'int', name: 'integration_id', nullable: true })
+  integrationId!: number | null;
+
   /** The request body exactly as received, so nothing a device sent is lost; never returned. */
   @Column({ type: 'text', name: 'request_body', select: false })
   requestBody!: string;

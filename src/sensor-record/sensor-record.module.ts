@@ -20,6 +20,8 @@ import { submissionBody } from './submission/submission-body.middleware.js';
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],
+  // The integrations store the records they make from uplinks through the same service and writer.
+  exports: [SensorRecordService],
 })
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
@@ -12,7 +11,7 @@ import { SensorRecordEntity } from './sensor-record.entity.js';
 import { toSensorRecordModel } from './sensor-record.mapper.js';
 import { SENSOR_REPORT_BUNDLE, type SensorRecordModel, type UserReference } from '../serialization/sensor-record.model.js';
 import { SensorRecordWriter } from './sensor-record-writer.js';
-import { newSensorRecordRow } from './new-sensor-record.row.js';
+import { newSensorRecordRow, type UplinkOrigin } from './new-sensor-record.row.js';
 
 @Injectable()
 export class SensorRecordService {
@@ -28,14 +27,23 @@ export class SensorRecordService {
     private readonly writer: SensorRecordWriter,
   ) {}
 
-  /** Stores a validated submission as a new sensor record; resolves only once the row is committed. */
-  async create(submission: CreateSensorRecordDto, author: AuthenticatedUser, requestBody: string): Promise<SensorRecordModel> {
+  /**
+   * Stores a validated submission as a new sensor record; resolves only once the row is committed. A
+   * record made from a network-server uplink that is stored already is refused with DuplicateUplinkError.
+   */
+  async create(
+    submission: CreateSensorRecordDto,
+    author: UserReference,
+    requestBody: string,
+    uplink?: UplinkOrigin,
+  ): Promise<SensorRecordModel> {
     const bundleUuid = await this.bundleUuid();
     const row = newSensorRecordRow(submission, {
       uid: author.uid,
       now: new Date(),
       siteTimezone: this.config.siteTimezone,
       requestBody,
+      uplink,
     });
     const nid = await this.writer.write(row).catch((error: unknown) => {
       if (error instanceof CommitUnconfirmedError) this.metrics.recordUnconfirmed();
@@ -52,7 +60,7 @@ export class SensorRecordService {
    */
   async createAll(
     reports: ReadonlyArray<{ submission: CreateSensorRecordDto; requestBody: string }>,
-    author: AuthenticatedUser,
+    author: UserReference,
   ): Promise<Array<{ nid: number; uuid: string }>> {
     const context = { uid: author.uid, now: new Date(), siteTimezone: this.config.siteTimezone };
     const rows = reports.map(({ submission, requestBody }) => newSensorRecordRow(submission, { ...context, requestBody }));
@@ -66,7 +74,17 @@ export class SensorRecordService {
 
   async findByNid(nid: number): Promise<SensorRecordModel | null> {
     const row = await this.records.findOneBy({ nid });
-    if (!row) return null;
+    return row && this.toModel(row);
+  }
+
+  /** The record made from the uplink with this key, if one is stored. */
+  async findByUplinkKey(uplinkKey: string): Promise<SensorRecordModel | null> {
+    const row = await this.records.findOneBy({ uplinkKey });
+    return row && this.toModel(row);
+  }
+
+  private async toModel(row: SensorRecordEntity): Promise<SensorRecordModel> {
+    const { nid } = row;
     const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
     const reference = (uid: number): UserReference => {
       const user = users.find((candidate) => candidate.uid === uid);

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiException } from '../../common/errors/api-exception.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import { AUTHENTICATED_OPTIONS, type AuthenticatedOptions, DEFAULT_DENIED_MESSAGE } from './authenticated-options.js';
+import { AUTHENTICATED_ELSEWHERE } from '../authenticated-by.decorator.js';
 import { IS_PUBLIC } from '../public.decorator.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 
@@ -37,6 +38,14 @@ describe(BearerAuthGuard.name, () => {
     const handler = () => undefined;
     Reflect.defineMetadata(IS_PUBLIC, true, handler);
     const context = { getHandler: () => handler, getClass: () => class Open {} } as unknown as ExecutionContext;
+
+    await expect(Promise.resolve(sut.canActivate(context))).resolves.toBe(true);
+  });
+
+  it('leaves a route that authenticates its callers with a guard of its own to that guard', async () => {
+    const handler = () => undefined;
+    Reflect.defineMetadata(AUTHENTICATED_ELSEWHERE, true, handler);
+    const context = { getHandler: () => handler, getClass: () => class Integrations {} } as unknown as ExecutionContext;
 
     await expect(Promise.resolve(sut.canActivate(context))).resolves.toBe(true);
   });

@@ -2,13 +2,15 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ApiException } from '../../common/errors/api-exception.js';
+import { AUTHENTICATED_ELSEWHERE } from '../authenticated-by.decorator.js';
 import { IS_PUBLIC } from '../public.decorator.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import { AUTHENTICATED_OPTIONS, type AuthenticatedOptions, DEFAULT_DENIED_MESSAGE } from './authenticated-options.js';
 
 /**
- * The global guard: every route needs a valid bearer token unless it is `@Public()`. Every way of
- * not being allowed (no token, a bad one, a blocked user, no permission) is one 403.
+ * The global guard: every route needs a valid bearer token unless it is `@Public()` or authenticates
+ * its callers with a guard of its own (`@AuthenticatedBy`). Every way of not being allowed (no token,
+ * a bad one, a blocked user, no permission) is one 403.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
@@ -17,8 +19,10 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 
   override canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    return isPublic ? true : super.canActivate(context);
+    const targets = [context.getHandler(), context.getClass()];
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets);
+    const elsewhere = this.reflector.getAllAndOverride<boolean | undefined>(AUTHENTICATED_ELSEWHERE, targets);
+    return isPublic || elsewhere ? true : super.canActivate(context);
   }
 
   override handleRequest<TUser = AuthenticatedUser>(

@@ -10,6 +10,11 @@ import { OAuthErrors } from './oauth-errors.js';
 type FloodKey = 'username' | 'address';
 type FloodRule = AppConfig['loginLimits']['perUsername'];
 
+const RULES: Record<FloodKey, (limits: AppConfig['loginLimits']) => FloodRule> = {
+  username: (limits) => limits.perUsername,
+  address: (limits) => limits.perAddress,
+};
+
 const MESSAGES: Record<FloodKey, string> = {
   username: 'Too many failed login attempts for this account. It is temporarily blocked. Try again later.',
   address: 'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.',
@@ -29,7 +34,7 @@ export interface LoginSlot {
  * (it is the failure); a successful one deletes it. Because every attempt counts after its own row
  * is committed, the k-th attempt to insert sees at least k rows, so no more than `limit` checks can
  * be running or have failed inside the window, however many arrive at once and on however many
- * instances.
+ * instances. A refused integration key is a failure of its address alone (a row without user name).
  */
 @Injectable()
 export class LoginFloodService {
@@ -41,23 +46,44 @@ export class LoginFloodService {
 
   /** Takes a slot for one password check, or throws the 429 answer when either limit is reached. */
   async takeSlot(username: string, address: string): Promise<LoginSlot> {
+    const taken = await this.take({ username: normaliseName(username), address }, ['username', 'address']);
+    if ('slot' in taken) return taken.slot;
+    throw OAuthErrors.tooManyAttempts(MESSAGES[taken.over], taken.retryAfter);
+  }
+
+  /**
+   * Counts a refused integration key against its client address, together with the failed password
+   * grants from there (docs/interface.md#failed-login-limits). Returns null, or, when the address is
+   * over its limit, the seconds until it may try again (that attempt then not counted).
+   */
+  async countRefusedKey(address: string): Promise<number | null> {
+    const taken = await this.take({ username: null, address }, ['address']);
+    return 'slot' in taken ? null : taken.retryAfter;
+  }
+
+  /**
+   * Inserts the attempt's row (committed on its own), then counts the rows in each key's window, its
+   * own included; over a limit, the row is removed again.
+   */
+  private async take(
+    attempt: { username: string | null; address: string },
+    keys: FloodKey[],
+  ): Promise<{ slot: LoginSlot } | { over: FloodKey; retryAfter: number }> {
     const now = this.clock.now();
-    const row = { username: normaliseName(username), address, attemptedAt: wholeSeconds(new Date(now)) };
+    const row = { ...attempt, attemptedAt: wholeSeconds(new Date(now)) };
     const inserted = await this.failures.insert(row);
     // One row inserted: one identifier.
     const slot: LoginSlot = { id: Number(inserted.identifiers[0]!.id) };
-    const limits = this.config.loginLimits;
-    for (const [key, rule] of [
-      ['username', limits.perUsername],
-      ['address', limits.perAddress],
-    ] as const) {
-      const counted = await this.failures.countBy({ [key]: row[key], attemptedAt: MoreThan(windowStart(rule, now)) });
+    for (const key of keys) {
+      const rule = RULES[key](this.config.loginLimits);
+      const value = row[key]!;
+      const counted = await this.failures.countBy({ [key]: value, attemptedAt: MoreThan(windowStart(rule, now)) });
       if (counted > rule.limit) {
         await this.release(slot);
-        throw OAuthErrors.tooManyAttempts(MESSAGES[key], await this.retryAfter({ [key]: row[key], id: Not(slot.id) }, rule, now));
+        return { over: key, retryAfter: await this.retryAfter({ [key]: value, id: Not(slot.id) }, rule, now) };
       }
     }
-    return slot;
+    return { slot };
   }
 
   /** Gives the slot back: the password was right, or was never checked. */

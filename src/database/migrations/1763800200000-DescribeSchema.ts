@@ -272,7 +272,7 @@ async function addReportForeignKeysOnSqlite(queryRunner: QueryRunner): Promise<v
  * A rebuilt table starts its AUTOINCREMENT counter again from its highest row: put the old counter
  * back, so that the nid of a record deleted by hand is never handed out again.
  */
-async function keepingSqliteSequence(queryRunner: QueryRunner, rebuild: () => Promise<void>): Promise<void> {
+export async function keepingSqliteSequence(queryRunner: QueryRunner, rebuild: () => Promise<void>): Promise<void> {
   const [before] = (await queryRunner.query("SELECT seq FROM sqlite_sequence WHERE name = 'sensor_report'")) as Array<{ seq: number }>;
   await rebuild();
   if (!before) return;

@@ -1,6 +1,7 @@
 import { ApiException } from '../../common/errors/api-exception.js';
 import { bodyTooLargeMessage } from '../../common/http/route-messages.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
+import { exceedsNesting } from './nesting-depth.js';
 import type { RawSubmission } from './submission.decorators.js';
 
 // The checks of a submitted body that come before its members (docs/interface.md#order-of-checks),
@@ -22,10 +23,13 @@ export const unsupportedContentTypeMessage = (header: string) => `No route found
 /** 422 for a `_links.type.href` that names another type (Drupal's HAL denormalizer text). */
 export const unknownTypeLinkMessage = (href: string) => `Type ${href} does not correspond to an entity on this site.`;
 
-/** The body as bytes, then as JSON: its size (`sizeLimit` names the limit), content type and character set, UTF-8, syntax. */
-export function readJsonBody(submission: RawSubmission, sizeLimit: string): unknown {
+/**
+ * The body as bytes, then as JSON: its size (`sizeLimit` names the limit), content type (one of
+ * `mediaTypes`) and character set, UTF-8, syntax.
+ */
+export function readJsonBody(submission: RawSubmission, sizeLimit: string, mediaTypes: ReadonlySet<string> = JSON_MEDIA_TYPES): unknown {
   if (submission.tooLarge) throw new ApiException(413, bodyTooLargeMessage(sizeLimit));
-  assertJsonContentType(submission.contentType);
+  assertJsonContentType(submission.contentType, mediaTypes);
   // PHP's json_decode() message, as Drupal answers it.
   if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');
   try {
@@ -33,6 +37,20 @@ export function readJsonBody(submission: RawSubmission, sizeLimit: string): unkn
   } catch {
     throw new ApiException(422, 'Syntax error');
   }
+}
+
+/** As readJsonBody, and then a JSON object nested no deeper than MAX_NESTING_DEPTH. */
+export function readJsonObject(
+  submission: RawSubmission,
+  sizeLimit: string,
+  mediaTypes: ReadonlySet<string> = JSON_MEDIA_TYPES,
+): Record<string, unknown> {
+  const document = readJsonBody(submission, sizeLimit, mediaTypes);
+  if (exceedsNesting(document, MAX_NESTING_DEPTH)) {
+    throw new ApiException(422, `The request body is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
+  }
+  if (!isPlainObject(document)) throw new ApiException(422, 'The request body must be a JSON object.');
+  return document;
 }
 
 /** The report's `_links.type.href` as the 422 shows it, when it is present and names another type than `typeHref`. */
@@ -44,10 +62,15 @@ export function foreignTypeLink(report: Record<string, unknown>, typeHref: strin
   return typeof href === 'string' ? href : JSON.stringify(href);
 }
 
-function assertJsonContentType(header: string | undefined): void {
+/** The media type of a Content-Type header, lower-cased (undefined when there is no header). */
+export function mediaTypeOf(header: string | undefined): string | undefined {
+  return header?.split(';')[0]!.trim().toLowerCase();
+}
+
+function assertJsonContentType(header: string | undefined, mediaTypes: ReadonlySet<string>): void {
   if (!header?.trim()) throw new ApiException(415, 'No "Content-Type" request header specified');
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
-  if (!JSON_MEDIA_TYPES.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
+  if (!mediaTypes.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
   const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
   const name = charset
     ?.slice(charset.indexOf('=') + 1)

@@ -3,9 +3,7 @@ import { ApiException } from '../../common/errors/api-exception.js';
 import { APP_CONFIG } from '../../config/app-config.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
-import { isPlainObject } from '../validation/unwrap-member.js';
-import { foreignTypeLink, MAX_NESTING_DEPTH, readJsonBody, unknownTypeLinkMessage } from './json-submission.js';
-import { exceedsNesting } from './nesting-depth.js';
+import { foreignTypeLink, readJsonObject, unknownTypeLinkMessage } from './json-submission.js';
 import type { RawSubmission } from './submission.decorators.js';
 
 /** The size limit of one report's body, as the submission body middleware is given it and as its 413 names it. */
@@ -21,11 +19,7 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
   }
 
   transform(submission: RawSubmission): Record<string, unknown> {
-    const document = readJsonBody(submission, SUBMISSION_BODY_LIMIT.shown);
-    if (exceedsNesting(document, MAX_NESTING_DEPTH)) {
-      throw new ApiException(422, `The request body is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
-    }
-    if (!isPlainObject(document)) throw new ApiException(422, 'The request body must be a JSON object.');
+    const document = readJsonObject(submission, SUBMISSION_BODY_LIMIT.shown);
     const href = foreignTypeLink(document, this.typeHref);
     if (href !== undefined) throw new ApiException(422, unknownTypeLinkMessage(href));
     return document;

@@ -23,6 +23,13 @@ export function violationReport(violations: string[]): string {
   return `Unprocessable Entity: validation failed.\n${lines.map((line) => `${line}\n`).join('')}`;
 }
 
-export function validationFailure(errors: ValidationError[]): ApiException {
-  return new ApiException(406, violationReport(describeViolations(errors)));
+/** The 406 of a submission that fails validation, with its violation lines for callers that report them otherwise. */
+export class ValidationFailedException extends ApiException {
+  constructor(readonly violations: string[]) {
+    super(406, violationReport(violations));
+  }
+}
+
+export function validationFailure(errors: ValidationError[]): ValidationFailedException {
+  return new ValidationFailedException(describeViolations(errors));
 }

@@ -1,0 +1,33 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error.js';
+
+type Options = Record<string, { type: 'string' | 'boolean' }>;
+
+/** The options of one command (unknown or misspelt ones refused). */
+export function parse(args: string[], options: Options): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new CliError(firstLine((error as Error).message));
+  }
+}
+
+export function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new CliError(`Missing required option --${name}.`);
+  return value;
+}
+
+export function optional(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Instants in UTC, to the second (the database keeps no more). */
+export function instant(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').trim();
+}

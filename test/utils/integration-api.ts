@@ -1,0 +1,59 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { IntegrationsService } from '../../src/integrations/admin/integrations.service.js';
+import { createUser, type TestUser } from './auth-fixtures.js';
+
+export const TTS_UPLINK_URL = '/api-sensor/integrations/tts/uplink';
+export const CHIRPSTACK_URL = '/api-sensor/integrations/chirpstack';
+
+export interface TestIntegration {
+  integrationId: number;
+  apiKey: string;
+  user: TestUser;
+}
+
+/** An integration (and a fresh user unless given one), created as `integration:create` creates it. */
+export async function createIntegration(
+  app: INestApplication,
+  options: { network: 'tts' | 'chirpstack'; label?: string; devIdSource?: 'eui' | 'name'; user?: TestUser },
+): Promise<TestIntegration> {
+  const user = options.user ?? (await createUser(app));
+  const created = await app
+    .get(IntegrationsService)
+    .create({ username: user.username, network: options.network, label: options.label, devIdSource: options.devIdSource });
+  return { integrationId: created.integrationId, apiKey: created.apiKey, user };
+}
+
+type Target = INestApplication | Server;
+const server = (target: Target) => ('getHttpServer' in target ? (target.getHttpServer() as Server) : target);
+
+/** Posts as a network server does: JSON text (a string as it is), the key as a bearer token. */
+function post(target: Target, url: string, body: unknown, key: string | undefined, contentType: string | null) {
+  let call = request(server(target)).post(url);
+  if (key !== undefined) call = call.set('Authorization', `Bearer ${key}`);
+  if (contentType !== null) call = call.set('Content-Type', contentType);
+  call = call.send(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
+  // superagent labels a text body as a form unless told otherwise; `null` means "send no Content-Type".
+  return contentType === null ? call.unset('Content-Type') : call;
+}
+
+export function postTtsUplink(target: Target, body: unknown, key?: string, contentType: string | null = 'application/json') {
+  return post(target, TTS_UPLINK_URL, body, key, contentType);
+}
+
+export function postChirpstackEvent(
+  target: Target,
+  event: string | undefined,
+  body: unknown,
+  key?: string,
+  contentType: string | null = 'application/json',
+) {
+  return post(
+    target,
+    event === undefined ? CHIRPSTACK_URL : `${CHIRPSTACK_URL}?event=${encodeURIComponent(event)}`,
+    body,
+    key,
+    contentType,
+  );
+}
