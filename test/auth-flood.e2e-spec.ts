@@ -91,6 +91,12 @@ describe('Token endpoint: flood limits on failed password grants', () => {
       await passwordGrant(user.username.toUpperCase(), user.password).expect(429);
     });
 
+    it('counts a name with spaces around it against the name itself', async () => {
+      const response = await passwordGrant(` ${user.username} `, 'another guess').expect(429);
+
+      expect(response.body).toEqual(tooMany(TOO_MANY_FOR_NAME));
+    });
+
     it('does not count the refused attempts as further failures', async () => {
       await passwordGrant(user.username, user.password).expect(429);
 

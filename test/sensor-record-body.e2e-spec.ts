@@ -190,6 +190,15 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       await testApp.reset();
       await expectAnswer(413, 'Request body is larger than the 64 KiB limit.', `${exactly} `);
     });
+
+    it.each([null, 'text/plain', 'application/json; charset=latin1'])(
+      'answers 413 to a body over 64 KiB before looking at its Content-Type (%s)',
+      async (contentType) => {
+        const oversized = JSON.stringify({ ...submissionFrom(submissionStub.minimal), padding: 'p'.repeat(70_000) });
+
+        await expectAnswer(413, 'Request body is larger than the 64 KiB limit.', oversized, contentType);
+      },
+    );
   });
 
   it("answers 405 with Drupal's message to another method on the route", async () => {

@@ -1,7 +1,9 @@
 import { jest } from '@jest/globals';
+import request from 'supertest';
 import { submissionFrom, submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { databaseOutage } from './utils/database-outage.js';
+import { describeOn } from './utils/engine.js';
 import { storedRows, submit } from './utils/sensor-record-api.js';
 import { countWrites } from './utils/count-writes.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -78,5 +80,30 @@ describe('POST /api-sensor/iot/sensor-record while the database goes away and co
     expect(rows.every((row) => row.vid === row.nid && row.field_sensor_id === '0004A30B001C1234')).toBe(true);
     expect(rows.length).toBeGreaterThanOrEqual(created.length);
     expect(rows.length - created.length).toBeLessThanOrEqual(unconfirmed.length);
+  });
+
+  // On SQLite the outage is another connection's write lock, which readers do not wait for.
+  describeOn('mysql', 'reading a record back', () => {
+    it('answers GET /node/{nid} 503 with Retry-After while the server is gone, and the record once it is back', async () => {
+      const created = await post().expect(201);
+      const read = () =>
+        request(testApp.app.getHttpServer()).get(`/node/${created.body.nid[0].value}?_format=json`).set('Authorization', `Bearer ${token}`);
+
+      await outage.begin();
+      let during: request.Response;
+      try {
+        during = await read();
+      } finally {
+        await outage.end();
+      }
+      const after = await read();
+
+      expect({ status: during.status, body: during.body, retryAfter: during.headers['retry-after'] }).toEqual({
+        status: 503,
+        body: { message: UNAVAILABLE },
+        retryAfter: '5',
+      });
+      expect({ status: after.status, body: after.body }).toEqual({ status: 200, body: created.body });
+    });
   });
 });

@@ -129,6 +129,20 @@ function nested(depth: number, shape: 'array' | 'object' | 'mixed'): unknown {
 
 const stubs = fc.constantFrom(...Object.values(submissionStub));
 
+const MALFORMED_UTF8 = 'Malformed UTF-8 characters, possibly incorrectly encoded';
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether a body's bytes are UTF-8 (a string always is). */
+function isUtf8(body: string | Buffer): boolean {
+  if (typeof body === 'string') return true;
+  try {
+    strictUtf8.decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Bodies built to break the pipeline rather than a rule: deep nesting, huge lists, bytes that are not UTF-8. */
 const hostileBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   fc
@@ -192,7 +206,7 @@ describe('POST /api-sensor/iot/sensor-record (generated bodies)', () => {
     expect(await storedRows(testApp.dataSource)).toHaveLength(created);
   }, 180_000);
 
-  it('survives hostile bodies: never a 5xx, and never a row for a body it refused', async () => {
+  it('survives hostile bodies: never a 5xx, never a row for a body it refused, and never bytes that are not UTF-8', async () => {
     let stored = (await storedRows(testApp.dataSource)).length;
     await fc.assert(
       fc.asyncProperty(hostileBody, async (body) => {
@@ -200,6 +214,10 @@ describe('POST /api-sensor/iot/sensor-record (generated bodies)', () => {
         const rows = (await storedRows(testApp.dataSource)).length;
 
         expect(response.status).toBeLessThan(500);
+        if (!isUtf8(body)) {
+          // Decoded leniently, these bytes would be stored as U+FFFD: the body is refused before it is parsed.
+          expect({ status: response.status, body: response.body }).toEqual({ status: 422, body: { message: MALFORMED_UTF8 } });
+        }
         if (response.status === 201) {
           expect(rows).toBe(stored + 1);
         } else {
