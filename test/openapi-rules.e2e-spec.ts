@@ -74,12 +74,23 @@ function members(
   });
 }
 
-/** What the document says each member accepts and refuses, as submissions of that one member. */
-function casesOf(member: Member): Case[] {
+/**
+ * What the document says each member accepts and refuses, as submissions of that one member. A choice
+ * the service accepts but the document leaves out is found among the likeliest candidates: the
+ * choices the document names for other members, and each documented choice in another letter case.
+ */
+function casesOf(member: Member, namedChoices: readonly unknown[]): Case[] {
   const { value } = member;
   const cases: Case[] = [];
   for (const choice of value.enum ?? []) cases.push([`documented choice ${String(choice)}`, member, choice, 201]);
-  if (value.enum) cases.push(['a value outside the documented choices', member, `not-${String(value.enum[0])}`, 406]);
+  if (value.enum) {
+    const documented = value.enum;
+    cases.push(['a value outside the documented choices', member, `not-${String(documented[0])}`, 406]);
+    const neighbours = namedChoices.filter((choice) => !documented.includes(choice));
+    const otherCases = documented.flatMap((choice) => (typeof choice === 'string' ? [choice.toLowerCase(), choice.toUpperCase()] : []));
+    for (const candidate of new Set([...neighbours, ...otherCases].filter((choice) => !documented.includes(choice))))
+      cases.push(['a choice the document does not list for this member', member, candidate, 406]);
+  }
   if (value.minimum !== undefined) {
     cases.push(['the documented minimum', member, value.minimum, 201], ['one below the minimum', member, value.minimum - 1, 406]);
   }
@@ -129,7 +140,9 @@ describe('The OpenAPI description states what the service does', () => {
   });
 
   it('accepts every documented enum value, bound, length and pattern, and refuses one step outside each', async () => {
-    const all = members(document, 'CreateSensorRecordDto', '', (body) => body).flatMap(casesOf);
+    const documented = members(document, 'CreateSensorRecordDto', '', (body) => body);
+    const namedChoices = [...new Set(documented.flatMap((member) => member.value.enum ?? []))];
+    const all = documented.flatMap((member) => casesOf(member, namedChoices));
     const outcomes: string[] = [];
     for (const [description, member, value, expected] of all) {
       const body = submissionFrom(submissionStub.minimal);
