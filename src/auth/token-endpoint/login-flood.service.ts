@@ -10,7 +10,8 @@ import { OAuthErrors } from './oauth-errors.js';
 type FloodKey = 'username' | 'address';
 type FloodRule = AppConfig['loginLimits']['perUsername'];
 
-const MESSAGES: Record<FloodKey, string> = {
+/** The 429 texts, by the limit reached (the OpenAPI document shows the one for a user name). */
+export const LOGIN_FLOOD_MESSAGES: Record<FloodKey, string> = {
   username: 'Too many failed login attempts for this account. It is temporarily blocked. Try again later.',
   address: 'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.',
 };
@@ -54,7 +55,10 @@ export class LoginFloodService {
       const counted = await this.failures.countBy({ [key]: row[key], attemptedAt: MoreThan(windowStart(rule, now)) });
       if (counted > rule.limit) {
         await this.release(slot);
-        throw OAuthErrors.tooManyAttempts(MESSAGES[key], await this.retryAfter({ [key]: row[key], id: Not(slot.id) }, rule, now));
+        throw OAuthErrors.tooManyAttempts(
+          LOGIN_FLOOD_MESSAGES[key],
+          await this.retryAfter({ [key]: row[key], id: Not(slot.id) }, rule, now),
+        );
       }
     }
     return slot;
