@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { submissionStub, submissionFrom, type SubmissionBody } from './fixtures/submission.stub.js';
-import { ingestCaller } from './utils/auth-fixtures.js';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { createClient, createUser, ingestCaller, obtainTokens, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { SENSOR_RECORD_URL, submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
@@ -34,7 +35,10 @@ interface OpenApiDocument {
 
 interface Operation {
   requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
-  responses: Record<string, { content?: Record<string, { example?: { message?: string } }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { example?: { message?: string }; examples?: Record<string, { value: unknown }> }> }
+  >;
 }
 
 /** A documented member: where it sits in a submission and the schema of its bare value. */
@@ -228,6 +232,48 @@ describe('The OpenAPI description states what the service does', () => {
       .set('Content-Type', 'application/json')
       .send(JSON.stringify(submissionStub.minimal))
       .expect(406, { message: documentedMessage(read, 406) });
+  });
+
+  it("answers the token endpoint's documented errors with the documented bodies, and serves each documented grant type", async () => {
+    const token = document.paths[TOKEN_PATH]!.post!;
+    const documented = (status: number, name: string) =>
+      token.responses[String(status)]?.content?.['application/json']?.examples?.[name]?.value;
+    const grantTypes = (
+      token.requestBody!.content['application/x-www-form-urlencoded'] as { schema?: { properties?: Record<string, Schema> } }
+    ).schema!.properties!.grant_type!.enum!;
+    const client = await createClient(testApp.app);
+    const user = await createUser(testApp.app);
+    const form = (fields: Record<string, string>) =>
+      request(server())
+        .post(TOKEN_PATH)
+        .type('form')
+        .send({ client_id: client.clientId, client_secret: client.clientSecret, ...fields });
+    const password = (username: string, secret: string) => form({ grant_type: 'password', username, password: secret });
+    const used = await obtainTokens(testApp.app, client, user);
+    await form({ grant_type: 'refresh_token', refresh_token: used.refresh_token }).expect(200);
+    const flooded = `${user.username}-flooded`;
+    const { limit } = testApp.app.get<AppConfig>(APP_CONFIG).loginLimits.perUsername;
+    for (let attempt = 0; attempt < limit; attempt++) await password(flooded, 'a wrong passphrase').expect(400);
+
+    const answers: Array<[status: number, name: string, response: request.Response]> = [
+      [400, 'invalid_request', await form({ grant_type: 'password', password: user.password })],
+      [400, 'invalid_grant', await password(user.username, 'a wrong passphrase')],
+      [400, 'invalid_refresh_token', await form({ grant_type: 'refresh_token', refresh_token: used.refresh_token })],
+      [400, 'unsupported_grant_type', await form({ grant_type: 'client_credentials' })],
+      [401, 'invalid_client', await form({ grant_type: 'password', client_secret: 'not-the-secret', username: user.username })],
+      [429, 'too_many_requests', await password(flooded, 'a wrong passphrase')],
+    ];
+
+    for (const [status, name, response] of answers) {
+      expect({ name, answered: response.status, body: response.body as unknown }).toEqual({
+        name,
+        answered: status,
+        body: documented(status, name),
+      });
+    }
+    for (const grantType of grantTypes) {
+      expect((await form({ grant_type: String(grantType) })).body).not.toMatchObject({ error: 'unsupported_grant_type' });
+    }
   });
 });
 
