@@ -23,6 +23,13 @@ export default tseslint.config(
     },
   },
   {
+    // TypeScript knows jest's globals everywhere (tsconfig.json serves the specs too), so ESLint is
+    // what keeps them out of the service's own code.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-globals': ['error', ...Object.keys(globals.jest)] },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     languageOptions: { globals: { ...globals.jest } },
   },

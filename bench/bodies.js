@@ -51,7 +51,7 @@ function timeText(rnd) {
 }
 
 function reportObject(rnd, device) {
-  // Mostly the spec's list shape; some bodies use the `{value}` or bare shapes (docs/interface.md#member-shapes).
+  // Mostly the list-of-one shape; some bodies use the `{value}` or bare shapes (docs/interface.md#member-shapes).
   const shape = rnd();
   const wrap = (value) => (shape < 0.8 ? [{ value }] : shape < 0.9 ? { value } : value);
   const event = EVENTS[Math.floor(rnd() * EVENTS.length)];

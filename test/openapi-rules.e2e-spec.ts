@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { submissionStub, submissionFrom, type SubmissionBody } from './fixtures/submission.stub.js';
-import { ingestCaller } from './utils/auth-fixtures.js';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { createClient, createUser, ingestCaller, obtainTokens, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { SENSOR_RECORD_URL, submit, submitBatch } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
@@ -34,7 +35,10 @@ interface OpenApiDocument {
 
 interface Operation {
   requestBody?: { content: Record<string, { schema?: Schema & { minItems?: number }; examples?: Record<string, { value: unknown }> }> };
-  responses: Record<string, { content?: Record<string, { example?: { message?: string } }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { example?: { message?: string }; examples?: Record<string, { value: unknown }> }> }
+  >;
 }
 
 /** A documented member: where it sits in a submission and the schema of its bare value. */
@@ -74,12 +78,23 @@ function members(
   });
 }
 
-/** What the document says each member accepts and refuses, as submissions of that one member. */
-function casesOf(member: Member): Case[] {
+/**
+ * What the document says each member accepts and refuses, as submissions of that one member. A choice
+ * the service accepts but the document leaves out is found among the likeliest candidates: the
+ * choices the document names for other members, and each documented choice in another letter case.
+ */
+function casesOf(member: Member, namedChoices: readonly unknown[]): Case[] {
   const { value } = member;
   const cases: Case[] = [];
   for (const choice of value.enum ?? []) cases.push([`documented choice ${String(choice)}`, member, choice, 201]);
-  if (value.enum) cases.push(['a value outside the documented choices', member, `not-${String(value.enum[0])}`, 406]);
+  if (value.enum) {
+    const documented = value.enum;
+    cases.push(['a value outside the documented choices', member, `not-${String(documented[0])}`, 406]);
+    const neighbours = namedChoices.filter((choice) => !documented.includes(choice));
+    const otherCases = documented.flatMap((choice) => (typeof choice === 'string' ? [choice.toLowerCase(), choice.toUpperCase()] : []));
+    for (const candidate of new Set([...neighbours, ...otherCases].filter((choice) => !documented.includes(choice))))
+      cases.push(['a choice the document does not list for this member', member, candidate, 406]);
+  }
   if (value.minimum !== undefined) {
     cases.push(['the documented minimum', member, value.minimum, 201], ['one below the minimum', member, value.minimum - 1, 406]);
   }
@@ -130,7 +145,9 @@ describe('The OpenAPI description states what the service does', () => {
   });
 
   it('accepts every documented enum value, bound, length and pattern, and refuses one step outside each', async () => {
-    const all = members(document, 'CreateSensorRecordDto', '', (body) => body).flatMap(casesOf);
+    const documented = members(document, 'CreateSensorRecordDto', '', (body) => body);
+    const namedChoices = [...new Set(documented.flatMap((member) => member.value.enum ?? []))];
+    const all = documented.flatMap((member) => casesOf(member, namedChoices));
     const outcomes: string[] = [];
     for (const [description, member, value, expected] of all) {
       const body = submissionFrom(submissionStub.minimal);
@@ -251,6 +268,48 @@ describe('The OpenAPI description states what the service does', () => {
       .set('Content-Type', 'application/json')
       .send(JSON.stringify(submissionStub.minimal))
       .expect(406, { message: documentedMessage(read, 406) });
+  });
+
+  it("answers the token endpoint's documented errors with the documented bodies, and serves each documented grant type", async () => {
+    const token = document.paths[TOKEN_PATH]!.post!;
+    const documented = (status: number, name: string) =>
+      token.responses[String(status)]?.content?.['application/json']?.examples?.[name]?.value;
+    const grantTypes = (
+      token.requestBody!.content['application/x-www-form-urlencoded'] as { schema?: { properties?: Record<string, Schema> } }
+    ).schema!.properties!.grant_type!.enum!;
+    const client = await createClient(testApp.app);
+    const user = await createUser(testApp.app);
+    const form = (fields: Record<string, string>) =>
+      request(server())
+        .post(TOKEN_PATH)
+        .type('form')
+        .send({ client_id: client.clientId, client_secret: client.clientSecret, ...fields });
+    const password = (username: string, secret: string) => form({ grant_type: 'password', username, password: secret });
+    const used = await obtainTokens(testApp.app, client, user);
+    await form({ grant_type: 'refresh_token', refresh_token: used.refresh_token }).expect(200);
+    const flooded = `${user.username}-flooded`;
+    const { limit } = testApp.app.get<AppConfig>(APP_CONFIG).loginLimits.perUsername;
+    for (let attempt = 0; attempt < limit; attempt++) await password(flooded, 'a wrong passphrase').expect(400);
+
+    const answers: Array<[status: number, name: string, response: request.Response]> = [
+      [400, 'invalid_request', await form({ grant_type: 'password', password: user.password })],
+      [400, 'invalid_grant', await password(user.username, 'a wrong passphrase')],
+      [400, 'invalid_refresh_token', await form({ grant_type: 'refresh_token', refresh_token: used.refresh_token })],
+      [400, 'unsupported_grant_type', await form({ grant_type: 'client_credentials' })],
+      [401, 'invalid_client', await form({ grant_type: 'password', client_secret: 'not-the-secret', username: user.username })],
+      [429, 'too_many_requests', await password(flooded, 'a wrong passphrase')],
+    ];
+
+    for (const [status, name, response] of answers) {
+      expect({ name, answered: response.status, body: response.body as unknown }).toEqual({
+        name,
+        answered: status,
+        body: documented(status, name),
+      });
+    }
+    for (const grantType of grantTypes) {
+      expect((await form({ grant_type: String(grantType) })).body).not.toMatchObject({ error: 'unsupported_grant_type' });
+    }
   });
 });
 

@@ -29,7 +29,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
     await testApp.close();
   });
 
-  it('stores the spec-shaped report and answers 201 with the record, its Location and the stored values', async () => {
+  it('stores a list-shaped submission and answers 201 with the record, its Location and the stored values', async () => {
     const body = {
       _links: { type: { href: `${config.baseUrl}/rest/type/node/sensor_report` } },
       ...submissionFrom(submissionStub.trapSprung),

@@ -100,13 +100,13 @@ function mutate(stub: SubmissionBody, mutations: Mutation[]): unknown {
   return body;
 }
 
-const mutatedReport = fc
+const mutatedSubmission = fc
   .tuple(fc.constantFrom(...Object.values(submissionStub)), fc.array(mutation, { maxLength: 4 }))
   .map(([stub, mutations]) => JSON.stringify(mutate(stub, mutations)));
 
 const submission = fc.record({
   text: fc.oneof(
-    { weight: 6, arbitrary: mutatedReport },
+    { weight: 6, arbitrary: mutatedSubmission },
     { weight: 1, arbitrary: fc.json() },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
   ),
@@ -163,7 +163,7 @@ const hostileBody: fc.Arbitrary<string | Buffer> = fc.oneof(
     .map(([stub, path, length, item]) =>
       JSON.stringify(mutate(stub, [{ path, action: 'set', value: Array.from({ length }, () => item) }])),
     ),
-  fc.tuple(mutatedReport, fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.nat()).map(([text, bytes, at]) => {
+  fc.tuple(mutatedSubmission, fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.nat()).map(([text, bytes, at]) => {
     const encoded = Buffer.from(text);
     const position = at % (encoded.length + 1);
     return Buffer.concat([encoded.subarray(0, position), Buffer.from(bytes), encoded.subarray(position)]);

@@ -2,7 +2,7 @@ import { SENSOR_REPORT_BUNDLE, type SensorRecordModel, type UserReference } from
 import type { NormalizedItem, NormalizedRecord } from './normalized-value.js';
 import { formatSiteDate, formatUtcTimestamp, TIMESTAMP_FORMAT } from './timestamp-format.js';
 
-/** The record as Drupal's json format shows a node: every field, in the spec's order, as a list of items. */
+/** The record as Drupal's json format shows a node: every field, in the order docs/interface.md#json lists, as a list of items. */
 export function normalizeJson(record: SensorRecordModel, siteTimezone: string): NormalizedRecord {
   const fields = record.fields;
   return {

@@ -15,7 +15,8 @@ const RULES: Record<FloodKey, (limits: AppConfig['loginLimits']) => FloodRule> =
   address: (limits) => limits.perAddress,
 };
 
-const MESSAGES: Record<FloodKey, string> = {
+/** The 429 texts, by the limit reached (the OpenAPI document shows the one for a user name). */
+export const LOGIN_FLOOD_MESSAGES: Record<FloodKey, string> = {
   username: 'Too many failed login attempts for this account. It is temporarily blocked. Try again later.',
   address: 'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.',
 };
@@ -48,7 +49,7 @@ export class LoginFloodService {
   async takeSlot(username: string, address: string): Promise<LoginSlot> {
     const taken = await this.take({ username: normaliseName(username), address }, ['username', 'address']);
     if ('slot' in taken) return taken.slot;
-    throw OAuthErrors.tooManyAttempts(MESSAGES[taken.over], taken.retryAfter);
+    throw OAuthErrors.tooManyAttempts(LOGIN_FLOOD_MESSAGES[taken.over], taken.retryAfter);
   }
 
   /**

@@ -12,6 +12,7 @@ import type { UserEntity } from '../users/user.entity.js';
 import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthHousekeepingService } from './auth-housekeeping.service.js';
+import { isGrantType } from './grant-types.js';
 import { LoginFloodService, type LoginSlot } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
 import type { TokenRequest } from './token-request.js';
@@ -47,7 +48,7 @@ export class TokenGrantsService {
 
   async grant(request: TokenRequest): Promise<TokenResponse> {
     const grantType = request.optional('grant_type');
-    if (grantType !== 'password' && grantType !== 'refresh_token') throw OAuthErrors.unsupportedGrantType();
+    if (!isGrantType(grantType)) throw OAuthErrors.unsupportedGrantType();
     const { clientId, clientSecret } = request.clientCredentials();
     const client = await this.clients.authenticate(clientId, clientSecret);
     if (!client) throw OAuthErrors.invalidClient(request.usedBasicAuth);

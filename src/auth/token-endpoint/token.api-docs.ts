@@ -1,12 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { ApiException } from '../../common/errors/api-exception.js';
+import { GRANT_TYPES } from './grant-types.js';
+import { LOGIN_FLOOD_MESSAGES } from './login-flood.service.js';
+import { OAuthErrors } from './oauth-errors.js';
 
-const oauthError = (error: string, description: string, hint?: string) => ({
-  error,
-  error_description: description,
-  ...(hint ? { hint } : {}),
-  message: description,
-});
+// The error examples are the answers the endpoint builds (OAuthErrors), not texts restated here.
 
 const OAUTH_ERROR_SCHEMA = {
   type: 'object',
@@ -19,10 +18,10 @@ const OAUTH_ERROR_SCHEMA = {
   },
 };
 
-const errorContent = (examples: Record<string, ReturnType<typeof oauthError>>) => ({
+const errorContent = (examples: Record<string, ApiException>) => ({
   'application/json': {
     schema: OAUTH_ERROR_SCHEMA,
-    examples: Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }])),
+    examples: Object.fromEntries(Object.entries(examples).map(([name, answer]) => [name, { value: answer.getResponse() }])),
   },
 });
 
@@ -42,7 +41,7 @@ export function TokenEndpointDocs() {
         type: 'object',
         required: ['grant_type'],
         properties: {
-          grant_type: { type: 'string', enum: ['password', 'refresh_token'] },
+          grant_type: { type: 'string', enum: [...GRANT_TYPES] },
           client_id: { type: 'string' },
           client_secret: { type: 'string' },
           username: { type: 'string', description: 'password grant' },
@@ -92,34 +91,23 @@ export function TokenEndpointDocs() {
         'A missing parameter, a user name over 60 characters or with control characters, a body that is not form-encoded, ' +
         'wrong credentials, a bad refresh token, or an unknown grant type.',
       content: errorContent({
-        invalid_request: oauthError(
-          'invalid_request',
-          'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
-          'Check the `username` parameter',
-        ),
-        invalid_grant: oauthError('invalid_grant', 'The user credentials were incorrect.'),
-        invalid_refresh_token: oauthError('invalid_grant', 'The refresh token is invalid.', 'Token has been revoked'),
-        unsupported_grant_type: oauthError(
-          'unsupported_grant_type',
-          'The authorization grant type is not supported by the authorization server.',
-          'Check that all required parameters have been provided',
-        ),
+        invalid_request: OAuthErrors.invalidRequest('username'),
+        invalid_grant: OAuthErrors.invalidCredentials(),
+        invalid_refresh_token: OAuthErrors.invalidRefreshToken('Token has been revoked'),
+        unsupported_grant_type: OAuthErrors.unsupportedGrantType(),
       }),
     }),
     ApiResponse({
       status: 401,
       description: 'Client authentication failed (with WWW-Authenticate when HTTP Basic was used).',
-      content: errorContent({ invalid_client: oauthError('invalid_client', 'Client authentication failed') }),
+      content: errorContent({ invalid_client: OAuthErrors.invalidClient(false) }),
     }),
     ApiResponse({
       status: 429,
       description: 'Too many failed password grants for this user name or from this address; see Retry-After.',
       headers: { 'Retry-After': { description: 'Seconds until password grants are accepted again.', schema: { type: 'integer' } } },
       content: errorContent({
-        too_many_requests: oauthError(
-          'too_many_requests',
-          'Too many failed login attempts for this account. It is temporarily blocked. Try again later.',
-        ),
+        too_many_requests: OAuthErrors.tooManyAttempts(LOGIN_FLOOD_MESSAGES.username, 60),
       }),
     }),
     ApiResponse({
@@ -129,7 +117,7 @@ export function TokenEndpointDocs() {
         'see Retry-After.',
       headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
       content: errorContent({
-        temporarily_unavailable: oauthError('temporarily_unavailable', 'The server is busy checking other passwords. Try again shortly.'),
+        temporarily_unavailable: OAuthErrors.serverBusy(),
       }),
     }),
   );

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { Public } from '../public.decorator.js';
 import { type GrantOutcome, MetricsService } from '../../metrics/metrics.service.js';
+import { isGrantType } from './grant-types.js';
 import { TokenEndpointDocs } from './token.api-docs.js';
 import { TokenGrantsService } from './token-grants.service.js';
 import { TokenRequest } from './token-request.js';
@@ -39,7 +40,7 @@ export class TokenController {
 /** Bounded label values: anything a caller invents is `other`. */
 function grantTypeLabel(request: Request): string {
   const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
-  return grantType === 'password' || grantType === 'refresh_token' ? grantType : 'other';
+  return isGrantType(grantType) ? grantType : 'other';
 }
 
 function grantOutcome(error: unknown): GrantOutcome {

@@ -14,7 +14,7 @@ interface MemberOptions {
   default?: unknown;
 }
 
-/** The OpenAPI schema of a member in its three accepted shapes, the list of one first (the spec's shape). */
+/** The OpenAPI schema of a member in its three accepted shapes, the list of one (Drupal's own) first. */
 function memberShapes(value: SchemaObject, key: string): SchemaObject[] {
   const item: SchemaObject = { type: 'object', required: [key], properties: { [key]: value } };
   return [{ type: 'array', minItems: 1, maxItems: 1, items: item }, item, value];
@@ -35,8 +35,8 @@ const singleItem = ValidateBy(
 const ReadByTransform = (): PropertyDecorator => (target, property) => Expose({ name: `\u0000${String(property)}` })(target, property);
 
 /**
- * A member the spec lets come as `[{"value": x}]`, `{"value": x}` or bare `x`: the one place those
- * shapes are unwrapped, before the rule coerces and checks the value.
+ * A member that may come as `[{"value": x}]`, `{"value": x}` or bare `x` (docs/interface.md#member-shapes): the
+ * one place those shapes are unwrapped, before the rule coerces and checks the value.
  */
 export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): PropertyDecorator {
   const key = options.key ?? 'value';

@@ -22,12 +22,12 @@ const valid = () => ({
 });
 
 describe('submissionValidationPipe', () => {
-  it('accepts a minimal report and returns the DTO', async () => {
-    const report = (await validate(valid())) as CreateSensorRecordDto;
+  it('accepts a minimal submission and returns the DTO', async () => {
+    const submission = (await validate(valid())) as CreateSensorRecordDto;
 
-    expect(report).toBeInstanceOf(CreateSensorRecordDto);
-    expect(report.payload_fields.field_event).toBe('Sprung');
-    expect(report.payload_fields.type).toBe('sensor_report');
+    expect(submission).toBeInstanceOf(CreateSensorRecordDto);
+    expect(submission.payload_fields.field_event).toBe('Sprung');
+    expect(submission.payload_fields.type).toBe('sensor_report');
   });
 
   it('lists every missing required member with its path', async () => {
@@ -102,23 +102,23 @@ describe('submissionValidationPipe', () => {
       gateways: [{ field_rssi: [{ value: '-97' }], field_snr: 9.25 }],
     });
 
-    const report = (await validate(body)) as CreateSensorRecordDto;
+    const submission = (await validate(body)) as CreateSensorRecordDto;
 
-    expect(report.payload_fields).toMatchObject({
+    expect(submission.payload_fields).toMatchObject({
       field_gateway: 'B8:27:EB:0A:1B:2C',
       field_counter: 12,
       field_tilt_sensor: 'True',
       field_battery_voltage: '3.142',
       field_data: '21',
     });
-    expect(report.metadata.time.text).toBe('2020-07-22T06:11:11Z');
-    expect(report.metadata.gateways?.[0]).toMatchObject({ field_rssi: -97, field_snr: '9.25' });
+    expect(submission.metadata.time.text).toBe('2020-07-22T06:11:11Z');
+    expect(submission.metadata.gateways?.[0]).toMatchObject({ field_rssi: -97, field_snr: '9.25' });
   });
 
   it('ignores unknown members', async () => {
-    const report = (await validate({ ...valid(), extra: { nested: true } })) as CreateSensorRecordDto;
+    const submission = (await validate({ ...valid(), extra: { nested: true } })) as CreateSensorRecordDto;
 
-    expect(report).not.toHaveProperty('extra');
+    expect(submission).not.toHaveProperty('extra');
   });
 
   it('takes nothing from "__proto__" or "constructor" members, which JSON.parse makes own properties', async () => {
@@ -130,12 +130,12 @@ describe('submissionValidationPipe', () => {
     );
     expect(Object.hasOwn(body, '__proto__')).toBe(true);
 
-    const report = (await validate(body)) as CreateSensorRecordDto;
+    const submission = (await validate(body)) as CreateSensorRecordDto;
 
-    expect(Object.getPrototypeOf(report)).toBe(CreateSensorRecordDto.prototype);
-    expect(report.dev_id).toBe('trap-1');
-    expect(report.metadata.gateways).toBeUndefined();
-    expect((report as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(submission)).toBe(CreateSensorRecordDto.prototype);
+    expect(submission.dev_id).toBe('trap-1');
+    expect(submission.metadata.gateways).toBeUndefined();
+    expect((submission as unknown as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
