@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js'
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
 import { SensorRecordInsert } from './sensor-record-insert.js';
+import { sensorChanges } from './sensor-changes.js';
+import { SensorUpsert } from './sensor-upsert.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 export interface WriterLimits {
@@ -38,7 +40,7 @@ interface PendingRow {
 /**
  * Stores rows submitted by concurrent requests: while a batch is being written, the rows that arrive
  * queue up and are then written together, one multi-row INSERT in one transaction. That costs the
- * database about five statements per batch instead of four per row. Each caller gets its own row's
+ * database about six statements per batch instead of five per row. Each caller gets its own row's
  * nid, and only after the COMMIT.
  *
  * A row keeps the database deadline of the request that wrote it: a row whose deadline passes while
@@ -49,6 +51,7 @@ export class SensorRecordWriter {
   private readonly queue: PendingRow[] = [];
   private batchesInFlight = 0;
   private readonly insert: SensorRecordInsert;
+  private readonly sensors: SensorUpsert;
 
   /** `dataSource` must be initialised (the INSERT is built from its entity metadata). */
   constructor(
@@ -56,6 +59,7 @@ export class SensorRecordWriter {
     private readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
   ) {
     this.insert = new SensorRecordInsert(dataSource);
+    this.sensors = new SensorUpsert(dataSource);
   }
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
@@ -107,7 +111,7 @@ export class SensorRecordWriter {
     }
   }
 
-  /** Inserts the rows in one transaction; the nids, in the rows' order, once committed. */
+  /** Inserts the rows and updates their sensors in one transaction; the nids, in the rows' order, once committed. */
   private commit(batch: PendingRow[]): Promise<number[]> {
     const rows = batch.map((pending) => pending.row);
     const deadline = Math.min(...batch.map((pending) => pending.deadline));
@@ -119,6 +123,8 @@ export class SensorRecordWriter {
         // promise consecutive ids within one multi-row INSERT.
         const nids = await nidsByUuid(manager, rows);
         await setRevisionIds(manager, nids);
+        // The records' sensors, in the same transaction (docs/interface.md#sensors).
+        await this.sensors.apply(manager, sensorChanges(rows, nids));
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
         if (databaseTimeLeft() < MIN_TIME_FOR_COMMIT_MS) throw new DatabaseTimeoutError('the COMMIT');
         return nids;

@@ -2,6 +2,7 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/users/user.entity.js';
+import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordEntity } from './sensor-record.entity.js';
@@ -17,6 +18,7 @@ const SUBMISSION_BODY_LIMIT = '64kb';
   controllers: [SensorRecordController],
   providers: [
     SensorRecordService,
+    { provide: CLOCK, useValue: systemClock },
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
+import { CLOCK, type Clock } from '../common/time/clock.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -26,6 +27,8 @@ export class SensorRecordService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
     private readonly writer: SensorRecordWriter,
+    // The creation instant is `changed`, which the feed pages by and sensors measure silence from.
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Stores a validated submission as a new sensor record; resolves only once the row is committed. */
@@ -33,7 +36,7 @@ export class SensorRecordService {
     const bundleUuid = await this.bundleUuid();
     const row = newSensorRecordRow(submission, {
       uid: author.uid,
-      now: new Date(),
+      now: new Date(this.clock.now()),
       siteTimezone: this.config.siteTimezone,
       requestBody,
     });

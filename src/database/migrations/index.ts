@@ -2,10 +2,12 @@ import type { MigrationInterface } from 'typeorm';
 import { CreateAuthTables1763700000000 } from './1763700000000-CreateAuthTables.js';
 import { CreateSensorReports1763700100000 } from './1763700100000-CreateSensorReports.js';
 import { DescribeSchema1763800200000 } from './1763800200000-DescribeSchema.js';
+import { CreateSensors1764000100000 } from './1764000100000-CreateSensors.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
   CreateAuthTables1763700000000,
   CreateSensorReports1763700100000,
   DescribeSchema1763800200000,
+  CreateSensors1764000100000,
 ];
