@@ -22,6 +22,8 @@ const SUBMISSION_BODY_LIMIT = '64kb';
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],
+  // The sensor routes and the records feed render records as GET /node/{nid} does.
+  exports: [SensorRecordService],
 })
 export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

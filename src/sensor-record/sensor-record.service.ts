@@ -51,18 +51,42 @@ export class SensorRecordService {
 
   async findByNid(nid: number): Promise<SensorRecordModel | null> {
     const row = await this.records.findOneBy({ nid });
-    if (!row) return null;
-    const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
-    const reference = (uid: number): UserReference => {
-      const user = users.find((candidate) => candidate.uid === uid);
-      if (!user) throw new Error(`Sensor record ${nid} refers to missing user ${uid}`);
-      return { uid, uuid: user.uuid };
+    return row ? (await this.toModels([row]))[0]! : null;
+  }
+
+  /**
+   * Stored rows as the records the Serialization module renders: the one mapping every read uses
+   * (`GET /node/{nid}`, a sensor's recent records, the records feed), so that each renders a record
+   * identically. The users the rows name are read in one query.
+   */
+  async toModels(rows: SensorRecordEntity[]): Promise<SensorRecordModel[]> {
+    if (rows.length === 0) return [];
+    const uids = [...new Set(rows.flatMap((row) => [row.uid, row.revisionUid]))];
+    const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In(uids) } });
+    const uuidOf = new Map(users.map((user) => [user.uid, user.uuid]));
+    const bundleUuid = await this.bundleUuid();
+    const reference = (row: SensorRecordEntity, uid: number): UserReference => {
+      const uuid = uuidOf.get(uid);
+      if (uuid === undefined) throw new Error(`Sensor record ${row.nid} refers to missing user ${uid}`);
+      return { uid, uuid };
     };
-    return toSensorRecordModel(row, {
-      owner: reference(row.uid),
-      revisionUser: reference(row.revisionUid),
-      bundleUuid: await this.bundleUuid(),
-    });
+    return rows.map((row) =>
+      toSensorRecordModel(row, { owner: reference(row, row.uid), revisionUser: reference(row, row.revisionUid), bundleUuid }),
+    );
+  }
+
+  /** A device's latest records of one owner: by device time, then nid, newest first. */
+  async recentOf(uid: number, devId: string, count: number): Promise<SensorRecordModel[]> {
+    if (count === 0) return [];
+    const rows = await this.records
+      .createQueryBuilder('record')
+      .where('record.fieldSensorId = :devId', { devId })
+      .andWhere('record.uid = :uid', { uid })
+      .orderBy('record.fieldDate', 'DESC')
+      .addOrderBy('record.nid', 'DESC')
+      .limit(count)
+      .getMany();
+    return this.toModels(rows);
   }
 
   /** Seeded once per installation by the migration; it never changes, so it is read once. */
