@@ -12,10 +12,10 @@ import { describeOn } from './utils/engine.js';
 const testDatabaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:';
 const onMysql = testDatabaseUrl.startsWith('mysql://');
 const DESCRIBE_SCHEMA = 'DescribeSchema1763800200000';
-const BEFORE = migrations.slice(
-  0,
-  migrations.findIndex((migration) => new migration().constructor.name === DESCRIBE_SCHEMA),
-);
+const DESCRIBE_INDEX = migrations.findIndex((migration) => new migration().constructor.name === DESCRIBE_SCHEMA);
+const BEFORE = migrations.slice(0, DESCRIBE_INDEX);
+/** Up to and including DescribeSchema: what it changes, and what its `down` takes back. */
+const THROUGH = migrations.slice(0, DESCRIBE_INDEX + 1);
 
 /** Columns kept ascii_bin on purpose: identifiers, digests and fixed vocabularies. */
 const ASCII_COLUMNS = [
@@ -30,6 +30,9 @@ const ASCII_COLUMNS = [
   'oauth_refresh_tokens.client_id',
   'oauth_refresh_tokens.family_id',
   'oauth_refresh_tokens.token_hash',
+  'sensor.last_event',
+  'sensor.last_status',
+  'sensor.last_tilt_sensor',
   'sensor_report.field_event',
   'sensor_report.field_gateway',
   'sensor_report.field_status',
@@ -136,7 +139,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       const before = await columns();
       expect((await tables()).map((table) => table.collation)).toContain('utf8mb4_general_ci');
 
-      await open(migrations);
+      await open(THROUGH);
 
       const after = await columns();
       expect(definitions(after)).toEqual(definitions(before));
@@ -159,7 +162,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           .filter((column) => column.collation === 'ascii_bin')
           .map((column) => `${column.tableName}.${column.name}`)
           .sort(),
-      ).toEqual(ASCII_COLUMNS);
+      ).toEqual(ASCII_COLUMNS.filter((column) => !column.startsWith('sensor.')));
       expect(textColumns.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
       const comment = (table: string, column: string) => after.find((row) => row.tableName === table && row.name === column)!.comment;
       expect(comment('sensor_report', 'field_date')).toMatch(/UTC instant.*SITE_TIMEZONE/);
@@ -188,7 +191,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       );
       await dataSource!.query('SET foreign_key_checks = 1');
 
-      await expect(open(migrations)).rejects.toThrow(
+      await expect(open(THROUGH)).rejects.toThrow(
         'Cannot add the foreign key sensor_report.uid -> users.uid: 1 sensor_report rows refer to a users row that does not exist; restore those rows, then start again.',
       );
       await open();
@@ -199,6 +202,33 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           [schema(), 'users'],
         ),
       ).toEqual([{ comment: '' }]);
+    });
+  });
+
+  describeOn('mysql', 'on MariaDB/MySQL, after every migration', () => {
+    it('leaves a comment on every table and column, one collation per table, and text columns ascii_bin or utf8mb4_unicode_ci', async () => {
+      await open(migrations);
+      const schema = new URL((database as { url: string }).url).pathname.slice(1);
+      const tables = (await dataSource!.query(
+        'SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation, TABLE_COMMENT AS comment FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
+        [schema],
+      )) as Array<Record<string, string>>;
+      const columns = (await dataSource!.query(
+        'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?',
+        [schema],
+      )) as Array<Record<string, string | null>>;
+
+      expect(tables.map((table) => table.name)).toContain('sensor');
+      expect(tables.filter((table) => !table.comment || table.collation !== 'utf8mb4_unicode_ci')).toEqual([]);
+      expect(columns.filter((column) => !column.comment)).toEqual([]);
+      const text = columns.filter((column) => column.collation !== null);
+      expect(
+        text
+          .filter((column) => column.collation === 'ascii_bin')
+          .map((column) => `${column.tableName}.${column.name}`)
+          .sort(),
+      ).toEqual(ASCII_COLUMNS);
+      expect(text.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
     });
   });
 
@@ -230,7 +260,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       const before = await shape();
       expect(await sequence()).toEqual([{ seq: 2 }]);
 
-      await open(migrations);
+      await open(THROUGH);
 
       expect(await shape()).toEqual(before);
       expect(await sequence()).toEqual([{ seq: 2 }]);
@@ -251,7 +281,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       await dataSource!.query('UPDATE sensor_report SET uid = 999999 WHERE nid = 1');
       await dataSource!.query('PRAGMA foreign_keys = ON');
 
-      await expect(open(migrations)).rejects.toThrow(
+      await expect(open(THROUGH)).rejects.toThrow(
         'Cannot add the foreign key sensor_report.uid -> users.uid: 1 sensor_report rows refer to a users row that does not exist; restore those rows, then start again.',
       );
       await open();

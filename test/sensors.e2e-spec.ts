@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { SensorGaugesService } from '../src/sensor/sensor-gauges.service.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -207,5 +208,95 @@ describe('GET /api-sensor/sensors', () => {
 
     expect(metrics.body).toContain('sensors{state="overdue"} 1');
     expect(metrics.body).toContain('sensors_oldest_overdue_seconds 30');
+  });
+
+  it('shows one sensor with its latest records, newest device time first, each as GET /node/{nid}?_format=json renders it', async () => {
+    const older = await report(testApp.app, owner.accessToken, { dev_id: 'trap/7 é', time: '2026-01-01T00:00:00Z' });
+    const newer = await report(testApp.app, owner.accessToken, { dev_id: 'trap/7 é', time: '2026-01-03T00:00:00Z', event: 'Sprung' });
+    const middle = await report(testApp.app, owner.accessToken, { dev_id: 'trap/7 é', time: '2026-01-02T00:00:00Z' });
+    await report(testApp.app, owner.accessToken, { dev_id: 'other' });
+    const path = `${SENSORS_URL}/${encodeURIComponent('trap/7 é')}`;
+    const node = async (nid: number) =>
+      (await read(testApp.app, `/node/${nid}?_format=json`, owner.accessToken).expect(200)).body as string;
+
+    const response = await read(testApp.app, `${path}?records=2`, owner.accessToken).expect(200);
+
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.body).toBe(
+      `{"sensor":${JSON.stringify(await sensor('trap/7 é'))},"records":[${await node(newer)},${await node(middle)}]}`,
+    );
+    const all = JSON.parse((await read(testApp.app, path, owner.accessToken).expect(200)).body as string) as { records: unknown[] };
+    expect(all.records).toEqual([JSON.parse(await node(newer)), JSON.parse(await node(middle)), JSON.parse(await node(older))]);
+    expect(JSON.parse((await read(testApp.app, `${path}?records=0`, owner.accessToken).expect(200)).body as string).records).toEqual([]);
+  });
+
+  it('lists the sensors as CSV: every one without a limit, a page with one, spreadsheet formulas neutralised', async () => {
+    await report(testApp.app, owner.accessToken, { dev_id: '=1+1', voltage: '-0.5', timeout: HOUR });
+    await report(testApp.app, owner.accessToken, { dev_id: 'a "quoted", trap', event: 'Sprung', timeout: -1 });
+    await report(testApp.app, owner.accessToken, { dev_id: 'b', timeout: 0 });
+
+    const all = await read(testApp.app, `${SENSORS_URL}?_format=csv`, owner.accessToken).expect(200);
+    const rows = parse(all.body as string) as string[][];
+
+    expect(all.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(all.headers['content-disposition']).toBe('attachment; filename="sensors.csv"');
+    expect(all.headers.link).toBeUndefined();
+    expect(rows[0]).toEqual([
+      'dev_id',
+      'state',
+      'sprung',
+      'heartbeat_period',
+      'heartbeat_due',
+      'last_received',
+      'first_received',
+      'last_device_time',
+      'first_device_time',
+      'report_count',
+      'last_nid',
+      'last_event',
+      'last_status',
+      'last_battery_voltage',
+      'last_counter',
+      'last_tilt_sensor',
+    ]);
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[2], row[3], row[13]])).toEqual([
+      ["'=1+1", 'ok', '0', String(HOUR), '-0.5'],
+      ['a "quoted", trap', 'no_heartbeat', '1', '-1', ''],
+      ['b', 'expired', '0', '0', ''],
+    ]);
+    expect(all.body).toContain('\r\n"a ""quoted"", trap",no_heartbeat,1,-1,,');
+
+    const page = await read(testApp.app, `${SENSORS_URL}?_format=csv&limit=2&state=ok`, owner.accessToken).expect(200);
+    expect((parse(page.body as string) as string[][]).map((row) => row[0])).toEqual(['dev_id', "'=1+1"]);
+    const first = await read(testApp.app, `${SENSORS_URL}?_format=csv&limit=1`, owner.accessToken).expect(200);
+    expect(first.headers.link).toBe('<http://localhost:3000/api-sensor/sensors?limit=1&after=%3D1%2B1&_format=csv>; rel="next"');
+  });
+
+  it.each([
+    ['?limit=0', 'limit: This value should be between 1 and 10000.'],
+    ['?limit=10001', 'limit: This value should be between 1 and 10000.'],
+    ['?limit=ten', 'limit: This value should be of type integer.'],
+    ['?state=asleep', 'state: The value you selected is not a valid choice (ok, overdue, no_heartbeat, expired).'],
+    ['?sprung=maybe', 'sprung: This value should be true or false.'],
+    ['?after=', 'after: This value should have 1 to 255 characters.'],
+    ['?state=ok&state=overdue', 'state: This parameter is given more than once.'],
+    ['?page=2', 'page: This parameter is not recognised.'],
+    ['/trap-1?records=101', 'records: This value should be between 0 and 100.'],
+    ['/trap-1?limit=5', 'limit: This parameter is not recognised.'],
+  ])('answers 400 naming the parameter for %s', async (query, line) => {
+    const response = await read(testApp.app, `${SENSORS_URL}${query}`, owner.accessToken).expect(400);
+
+    expect(JSON.parse(response.body as string)).toEqual({ message: `Invalid query parameters.\n${line}\n` });
+  });
+
+  it.each([
+    ['', 'csv, json'],
+    ['/trap-1', 'json'],
+  ])('answers 406 for a format the route does not serve (%s)', async (path, supported) => {
+    const response = await read(testApp.app, `${SENSORS_URL}${path}?_format=xml&limit=0`, owner.accessToken).expect(406);
+
+    expect(JSON.parse(response.body as string)).toEqual({
+      message: `No route found for the specified format xml. Supported formats: ${supported}.`,
+    });
   });
 });
