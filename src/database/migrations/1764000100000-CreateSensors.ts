@@ -97,31 +97,39 @@ export class CreateSensors1764000100000 implements MigrationInterface {
   }
 }
 
-/** One statement: per (uid, dev_id), the counts and bounds of its records, its last record and its last trap status. */
+/**
+ * One statement, one pass over the records (window functions, no join of derived tables, which
+ * MariaDB would join by scanning): per (uid, dev_id) the counts and bounds, the last record's values,
+ * and the latest record saying Sprung or Set (records without one sort after those with one).
+ */
 function fillFromRecords(mysql: boolean): string {
   const due = mysql
-    ? 'DATE_ADD(g.last_received, INTERVAL l.field_timeout SECOND)'
-    : "strftime('%Y-%m-%d %H:%M:%f', g.last_received, '+' || l.field_timeout || ' seconds')";
-  const latest = 'ROW_NUMBER() OVER (PARTITION BY uid, field_sensor_id ORDER BY field_date DESC, nid DESC)';
+    ? 'DATE_ADD(x.last_received, INTERVAL x.field_timeout SECOND)'
+    : "strftime('%Y-%m-%d %H:%M:%f', x.last_received, '+' || x.field_timeout || ' seconds')";
+  const device = 'PARTITION BY uid, field_sensor_id';
+  const trapOrder = `(${device} ORDER BY (row_trap_status IS NULL), field_date DESC, nid DESC)`;
   return `INSERT INTO sensor (uid, dev_id, report_count, first_received, last_received, first_device_time, last_device_time,
       last_nid, last_event, last_status, last_battery_voltage, last_counter, last_tilt_sensor, heartbeat_period, heartbeat_due,
       sprung, trap_status_time, trap_status_nid)
-    SELECT g.uid, l.field_sensor_id, g.report_count, g.first_received, g.last_received, g.first_device_time, l.field_date,
-      l.nid, l.field_event, l.field_status, l.field_battery_voltage, l.field_counter, l.field_tilt_sensor, l.field_timeout,
-      CASE WHEN l.field_timeout > 0 THEN ${due} END,
-      CASE WHEN t.trap_status = 'Sprung' THEN 1 ELSE 0 END, t.field_date, t.nid
-    FROM (SELECT uid, field_sensor_id, COUNT(*) AS report_count, MIN(created) AS first_received, MAX(created) AS last_received,
-            MIN(field_date) AS first_device_time
-          FROM sensor_report GROUP BY uid, field_sensor_id) g
-    JOIN (SELECT uid, field_sensor_id, nid, field_date, field_event, field_status, field_battery_voltage, field_counter,
-            field_tilt_sensor, field_timeout, ${latest} AS n
-          FROM sensor_report) l
-      ON l.uid = g.uid AND l.field_sensor_id = g.field_sensor_id AND l.n = 1
-    LEFT JOIN (SELECT s.*, ${latest} AS n
-               FROM (SELECT uid, field_sensor_id, nid, field_date,
-                       CASE WHEN field_status IN ('Sprung', 'Set') THEN field_status
-                            WHEN field_event IN ('Sprung', 'Set') THEN field_event END AS trap_status
-                     FROM sensor_report) s
-               WHERE s.trap_status IS NOT NULL) t
-      ON t.uid = g.uid AND t.field_sensor_id = g.field_sensor_id AND t.n = 1`;
+    SELECT x.uid, x.field_sensor_id, x.report_count, x.first_received, x.last_received, x.first_device_time, x.field_date,
+      x.nid, x.field_event, x.field_status, x.field_battery_voltage, x.field_counter, x.field_tilt_sensor, x.field_timeout,
+      CASE WHEN x.field_timeout > 0 THEN ${due} END,
+      CASE WHEN x.trap_status = 'Sprung' THEN 1 ELSE 0 END,
+      CASE WHEN x.trap_status IS NOT NULL THEN x.trap_time END,
+      CASE WHEN x.trap_status IS NOT NULL THEN x.trap_nid END
+    FROM (SELECT r.*,
+            ROW_NUMBER() OVER (${device} ORDER BY field_date DESC, nid DESC) AS n,
+            COUNT(*) OVER (${device}) AS report_count,
+            MIN(created) OVER (${device}) AS first_received,
+            MAX(created) OVER (${device}) AS last_received,
+            MIN(field_date) OVER (${device}) AS first_device_time,
+            FIRST_VALUE(row_trap_status) OVER ${trapOrder} AS trap_status,
+            FIRST_VALUE(field_date) OVER ${trapOrder} AS trap_time,
+            FIRST_VALUE(nid) OVER ${trapOrder} AS trap_nid
+          FROM (SELECT uid, field_sensor_id, nid, created, field_date, field_event, field_status, field_battery_voltage, field_counter,
+                  field_tilt_sensor, field_timeout,
+                  CASE WHEN field_status IN ('Sprung', 'Set') THEN field_status
+                       WHEN field_event IN ('Sprung', 'Set') THEN field_event END AS row_trap_status
+                FROM sensor_report) r) x
+    WHERE x.n = 1`;
 }
