@@ -12,6 +12,11 @@
 //   --no-build            BENCH_BUILD=0           use dist/ as it is
 //   --profile             BENCH_PROFILE=1         CPU profiles of service and floor into bench/results/
 //   --floor-only                                  harness self-test: floor alone on its own table
+//   --scenarios LIST      BENCH_SCENARIOS         what to run, of "ingest,read" (both)
+//   --records N           BENCH_RECORDS           read side: records in the seeded table (1000000)
+//   --sensors N           BENCH_SENSORS           read side: devices they come from (10000)
+//   --baseline REV        BENCH_BASELINE          ingestion: also drive the service as built from the git
+//                                                 revision REV (e.g. the commit before a change), alternating
 //   BENCH_TOKEN_KINDS          token grants measured, in order ("refresh,password")
 //   BENCH_SERVICE_NODE_FLAGS   node flags for the service after those of `npm start` (a repeated flag
 //                              overrides), e.g. "--max-semi-space-size=32"
@@ -31,8 +36,10 @@ import { counterRates, ensureServer, openDatabase, recreateDatabase, statusCount
 import { FLOOR_ONLY_SCHEMA } from './floor-only-schema.js';
 import { account, ingestRun, summarize } from './ingest-load.js';
 import { cpuSecondsOf, databaseServerPid, killAll, logTail, memoryOf, runCommand, startChild, stop, waitForHttp } from './processes.js';
-import { markdownReport, sideSummary } from './report.js';
+import { baselineReport, markdownReport, sideSummary } from './report.js';
 import { passwordGrant, tokenRun } from './token-load.js';
+import { buildBaseline } from './baseline.js';
+import { explainPlans, readScenarios, readSideReport, seedRecords } from './read-side.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(root, 'bench', 'results');
@@ -58,11 +65,12 @@ function options(argv, env) {
     build: !flag('no-build') && env.BENCH_BUILD !== '0',
     profile: flag('profile') || env.BENCH_PROFILE === '1',
     floorOnly: flag('floor-only'),
+    scenarios: new Set((textOption(argv, 'scenarios') ?? env.BENCH_SCENARIOS ?? 'ingest,read').split(',').map((name) => name.trim())),
+    records: value('records', 'BENCH_RECORDS', 1_000_000),
+    sensors: value('sensors', 'BENCH_SENSORS', 10_000),
+    baseline: textOption(argv, 'baseline') ?? env.BENCH_BASELINE ?? null,
     // Profiling aid: load only one side (`--only service`); the ratio is then not computed.
-    only: (() => {
-      const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
-      return i < 0 ? null : argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
-    })(),
+    only: textOption(argv, 'only'),
     databaseServer: env.BENCH_DATABASE_SERVER ?? 'mysql://root@127.0.0.1:3306',
     database: env.BENCH_DATABASE ?? 'sensor_records_bench',
     servicePort: value('service-port', 'BENCH_SERVICE_PORT', 3900),
@@ -71,6 +79,12 @@ function options(argv, env) {
     timeoutSec: value('timeout', 'BENCH_TIMEOUT', 600),
     siteTimezone: env.SITE_TIMEZONE ?? 'Pacific/Auckland',
   };
+}
+
+/** The text after `--name` or in `--name=text`, if given. */
+function textOption(argv, name) {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  return i < 0 ? null : argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1];
 }
 
 const log = (message) => process.stderr.write(`bench: ${message}\n`);
@@ -86,8 +100,8 @@ function childEnv(extra) {
   return { ...base, ...extra };
 }
 
-async function cli(args, env) {
-  const { code, stdout, stderr } = await runCommand(process.execPath, ['dist/cli.js', ...args], { cwd: root, env, timeoutMs: 60_000 });
+async function cli(args, env, cwd = root) {
+  const { code, stdout, stderr } = await runCommand(process.execPath, ['dist/cli.js', ...args], { cwd, env, timeoutMs: 60_000 });
   if (code !== 0) throw new Error(`node dist/cli.js ${args[0]} failed (${code}): ${stderr.trim() || stdout.trim()}`);
   const line = stdout.trim().split('\n').at(-1);
   return JSON.parse(line);
@@ -95,6 +109,8 @@ async function cli(args, env) {
 
 async function main() {
   const cfg = options(process.argv.slice(2), process.env);
+  const ingest = cfg.floorOnly || cfg.scenarios.has('ingest');
+  if (!ingest) Object.assign(cfg, { rounds: 0, warmupSec: 0, tokenDurationSec: 0 });
   const watchdog = setTimeout(() => {
     log(`watchdog: the run exceeded ${cfg.timeoutSec} s; stopping`);
     killAll('SIGKILL');
@@ -136,9 +152,20 @@ async function main() {
       : [];
   /** @type {import('./processes.js').BenchChild | null} */
   let service = null;
-  let credentials = null;
+  /** @type {Record<string, string>} */
+  let credentials = {};
   let token;
   let clientId;
+  /** @type {NodeJS.ProcessEnv} */
+  let serviceEnv = {};
+  /** @type {string[]} */
+  let serviceFlags = [];
+  const startService = () =>
+    startChild('service', process.execPath, [...serviceFlags, ...nodeFlags('service'), 'dist/main.js'], {
+      cwd: root,
+      env: serviceEnv,
+      logFile: join(resultsDir, `service-${stamp}.log`),
+    });
 
   if (!cfg.floorOnly) {
     if (cfg.build) {
@@ -151,7 +178,7 @@ async function main() {
     } else if (!existsSync(join(root, 'dist/main.js'))) {
       throw new Error('dist/main.js missing: run without --no-build');
     }
-    const serviceEnv = childEnv({
+    serviceEnv = childEnv({
       NODE_ENV: 'production',
       PORT: String(cfg.servicePort),
       BASE_URL: baseUrl,
@@ -163,13 +190,9 @@ async function main() {
       SITE_TIMEZONE: cfg.siteTimezone,
     });
     // The flags `npm start` runs the service with (the heap cap), so the figures are those of a deployment.
-    const serviceFlags = [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+    serviceFlags = [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
     log(`starting the service on ${serviceUrl} (NODE_ENV=production${serviceFlags.length ? `, node ${serviceFlags.join(' ')}` : ''})`);
-    service = startChild('service', process.execPath, [...serviceFlags, ...nodeFlags('service'), 'dist/main.js'], {
-      cwd: root,
-      env: serviceEnv,
-      logFile: join(resultsDir, `service-${stamp}.log`),
-    });
+    service = startService();
     await waitForHttp(`${serviceUrl}/health/ready`, service, 90_000);
     const client = await cli(['client:create', '--label', 'bench'], serviceEnv);
     const username = `bench-${randomBytes(3).toString('hex')}`;
@@ -213,6 +236,45 @@ async function main() {
   await waitForHttp(`${floorUrl}/health`, floor, 30_000);
   log(`floor listening on ${floorUrl}: ${logTail(floor, 1)}`);
 
+  // The service as built from another revision, on a database of its own.
+  /** @type {import('./processes.js').BenchChild | null} */
+  let baseline = null;
+  let baselineDb = null;
+  let baselineToken;
+  const baselineUrl = `http://127.0.0.1:${cfg.servicePort + 2}`;
+  if (cfg.baseline && ingest && !cfg.floorOnly) {
+    log(`building the baseline from ${cfg.baseline}`);
+    const dir = await buildBaseline(root, cfg.baseline);
+    const baselineDatabase = `${cfg.database}_baseline`;
+    const baselineAdmin = await ensureServer(cfg.databaseServer);
+    await recreateDatabase(baselineAdmin, baselineDatabase);
+    await baselineAdmin.end();
+    baselineDb = await openDatabase(cfg.databaseServer, baselineDatabase);
+    const env = {
+      ...serviceEnv,
+      PORT: String(cfg.servicePort + 2),
+      BASE_URL: `http://localhost:${cfg.servicePort + 2}`,
+      DATABASE_URL: `${cfg.databaseServer.replace(/\/+$/, '')}/${baselineDatabase}`,
+    };
+    baseline = startChild('baseline', process.execPath, [...serviceFlags, 'dist/main.js'], {
+      cwd: dir,
+      env,
+      logFile: join(resultsDir, `baseline-${stamp}.log`),
+    });
+    await waitForHttp(`${baselineUrl}/health/ready`, baseline, 90_000);
+    const client = await cli(['client:create', '--label', 'bench'], env, dir);
+    await cli(['user:create', '--username', 'bench-baseline', '--password', credentials.password], env, dir);
+    baselineToken = (
+      await passwordGrant(baselineUrl, {
+        ...credentials,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        username: 'bench-baseline',
+      })
+    ).access_token;
+    log(`baseline ${cfg.baseline} listening on ${baselineUrl}`);
+  }
+
   // Peak memory: VmHWM at the end, plus our own VmRSS samples in case a process dies early.
   const memory = {
     service: { readyRssMiB: service ? memoryOf(service.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
@@ -234,12 +296,7 @@ async function main() {
   const templates = bodyTemplates();
   const dbPid = databaseServerPid();
   const sides = (
-    cfg.floorOnly
-      ? [['floor', floorUrl]]
-      : [
-          ['service', serviceUrl],
-          ['floor', floorUrl],
-        ]
+    cfg.floorOnly ? [['floor', floorUrl]] : [['service', serviceUrl], ...(baseline ? [['baseline', baselineUrl]] : []), ['floor', floorUrl]]
   ).filter(([side]) => !cfg.only || side === cfg.only);
   const problems = [];
   const runs = [];
@@ -247,14 +304,14 @@ async function main() {
   const oneRun = async (side, url, round, durationSec) => {
     runIndex++;
     const prefix = `b${runIndex}${side[0]}`;
-    const child = side === 'service' ? service : floor;
+    const child = side === 'service' ? service : side === 'baseline' ? baseline : floor;
     if (!child) throw new Error(`${side} was not started`);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${side} died:\n${logTail(child)}`);
     const before = await statusCounters(db);
     const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(dbPid), load: process.cpuUsage() };
     const run = await ingestRun({
       baseUrl: url,
-      token,
+      token: side === 'baseline' ? baselineToken : token,
       prefix,
       connections: cfg.connections,
       durationSec,
@@ -268,7 +325,7 @@ async function main() {
       database: cpuMs(cpuSecondsOf(dbPid) - cpuBefore.database),
       loadGenerator: cpuMs((load.user + load.system) / 1e6),
     };
-    const accounting = await account(run, db, prefix, cfg.connections);
+    const accounting = await account(run, side === 'baseline' && baselineDb ? baselineDb : db, prefix, cfg.connections);
     const perRequest = counterRates(before, await statusCounters(db), accounting.rows);
     const summary = { side, round, prefix, ...summarize(run, accounting), cpuPerRequestMs, databasePerRow: perRequest };
     runs.push(summary);
@@ -325,27 +382,74 @@ async function main() {
 
   clearInterval(sampler);
   sample();
+  if (baseline) await stop(baseline);
+  await baselineDb?.end();
+
+  // The read side on a freshly started service, so that its memory figures are its own.
+  /** @type {(Record<string, unknown> & { table: string }) | null} */
+  let readSide = null;
+  if (cfg.scenarios.has('read') && !cfg.floorOnly && service) {
+    const readerPassword = randomBytes(12).toString('hex');
+    const reader = await cli(['user:create', '--username', 'bench-reader', '--password', readerPassword], serviceEnv);
+    await stop(service);
+    log(`seeding ${cfg.records} records over ${cfg.sensors} sensors for uid ${reader.uid}`);
+    const seedSeconds = await seedRecords(db, { uid: reader.uid, records: cfg.records, sensors: cfg.sensors, log });
+    log('filling the sensor table by the migration (revert, then run again)');
+    const fillStarted = Date.now();
+    for (const command of ['migration:revert', 'migration:run']) {
+      const ran = await runCommand(
+        process.execPath,
+        ['node_modules/tsx/dist/cli.mjs', 'node_modules/typeorm/cli.js', command, '-d', 'ormconfig.ts'],
+        {
+          cwd: root,
+          env: serviceEnv,
+          timeoutMs: 1_800_000,
+        },
+      );
+      if (ran.code !== 0) throw new Error(`${command} failed:\n${ran.stdout}${ran.stderr}`);
+    }
+    const fillSeconds = (Date.now() - fillStarted) / 1000;
+    service = startService();
+    await waitForHttp(`${serviceUrl}/health/ready`, service, 90_000);
+    const readerToken = (await passwordGrant(serviceUrl, { ...credentials, username: 'bench-reader', password: readerPassword }))
+      .access_token;
+    const result = await readScenarios({ baseUrl: serviceUrl, token: readerToken, pid: service.pid, log });
+    const plans = await explainPlans(db, reader.uid);
+    const measuredReadSide = { records: cfg.records, sensors: cfg.sensors, seedSeconds, fillSeconds, result, plans };
+    readSide = { ...measuredReadSide, table: readSideReport(measuredReadSide) };
+  }
+
   const measured = (side) => runs.filter((r) => r.side === side && r.round > 0);
   const serviceRounds = measured('service');
   const floorRounds = measured('floor');
   const floorSummary = sideSummary(floorRounds);
   const serviceSummary = sideSummary(serviceRounds);
   const machine = `${os.cpus().length} CPUs ${os.cpus()[0]?.model?.trim() ?? ''}, node ${process.version}, MariaDB ${version}`;
-  const table = markdownReport({
-    config: cfg,
-    service: serviceSummary,
-    floor: floorSummary,
-    serviceRounds,
-    floorRounds,
-    memory,
-    tokens,
-    machine,
-  });
+  const baselineRounds = measured('baseline');
+  const tables = [];
+  if (ingest) {
+    tables.push(
+      markdownReport({ config: cfg, service: serviceSummary, floor: floorSummary, serviceRounds, floorRounds, memory, tokens, machine }),
+    );
+  }
+  if (baselineRounds.length > 0) {
+    tables.push(
+      baselineReport({
+        revision: cfg.baseline,
+        service: serviceSummary,
+        baseline: sideSummary(baselineRounds),
+        serviceRounds,
+        baselineRounds,
+      }),
+    );
+  }
+  if (readSide) tables.push(`${readSide.table}\n\n(${machine})`);
+  const table = tables.join('\n\n');
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(
     resultFile,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, config: cfg, service: serviceSummary, floor: floorSummary, ratio: serviceSummary.requestsPerSec / floorSummary.requestsPerSec, memory, tokens, runs, problems, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, config: cfg, service: serviceSummary, floor: floorSummary, ratio: serviceSummary.requestsPerSec / floorSummary.requestsPerSec, memory, tokens, runs, readSide, problems, table }, null, 2)}\n`,
   );
   await db.end();
   if (service) await stop(service);
