@@ -12,10 +12,8 @@ import { afterHorizon, type FeedPoint, settledUntil } from './feed-point.js';
 /** Records read at a time; each chunk has a database deadline of its own. */
 const CHUNK_SIZE = 500;
 
-/** One answer of the feed: how many records it holds (when known before they are read), the records, and where to go on. */
+/** One answer of the feed: its records, read as they are taken, and where to go on. */
 export interface FeedPage {
-  /** The number of records, for a page with a limit; undefined for a whole export. */
-  count?: number;
   records: AsyncGenerator<SensorRecordModel[]>;
   next: FeedPoint;
   /** Whether the next page already holds records. */
@@ -70,7 +68,7 @@ export class SensorRecordFeedService {
       CHUNK_SIZE,
       requestTimeoutMs,
     );
-    return { count, records, next, more };
+    return { records, next, more };
   }
 
   /** The caller's settled records after `from`, in feed order. */
