@@ -74,9 +74,9 @@ export class CreateSensors1764000100000 implements MigrationInterface {
       }),
     );
     if (mysql) await queryRunner.query('ALTER TABLE `sensor` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
-    // The list filters (docs/interface.md#get-api-sensorsensors), then the gauges' one covering scan.
+    // The list's equality filters keep dev_id order; ok and overdue are filtered along the primary key,
+    // since the user's sensors are read in dev_id order anyway. Then the gauges' one covering scan.
     for (const columnNames of [
-      ['uid', 'heartbeat_due'],
       ['uid', 'heartbeat_period', 'dev_id'],
       ['uid', 'sprung', 'dev_id'],
       ['heartbeat_due', 'heartbeat_period', 'sprung'],
