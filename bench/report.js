@@ -139,3 +139,22 @@ export function markdownReport({ config, summaries, rounds, memory, tokens, upli
   lines.push(...tokenTable({ config, memory, tokens, signing }));
   return lines.join('\n');
 }
+
+/** The service against itself as built from another revision (`--baseline`): what a change costs. */
+export function baselineReport({ revision, service, baseline, serviceRounds, baselineRounds }) {
+  const row = (label, a, b, digits = 0) => `| ${label} | ${fmt(a, digits)} | ${fmt(b, digits)} | ${times(a / b)} |`;
+  return [
+    `This tree against ${revision} (same machine, alternating rounds)`,
+    '',
+    `| | this tree | ${revision} | this / ${revision} |`,
+    '|---|---:|---:|---:|',
+    row('requests/s (median of rounds)', service.requestsPerSec, baseline.requestsPerSec),
+    row('p50 latency ms (median)', service.p50Ms, baseline.p50Ms, 1),
+    row('p99 latency ms (median)', service.p99Ms, baseline.p99Ms, 1),
+    row('CPU ms per request, server process (median)', service.cpuServerMs, baseline.cpuServerMs, 3),
+    row('CPU ms per request, MariaDB (median)', service.cpuDatabaseMs, baseline.cpuDatabaseMs, 3),
+    row('SQL statements per stored row', service.statementsPerRow, baseline.statementsPerRow, 2),
+    '',
+    `Per round, requests/s: this tree ${serviceRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}; ${revision} ${baselineRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}`,
+  ].join('\n');
+}

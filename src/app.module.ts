@@ -10,9 +10,22 @@ import { IntegrationsModule } from './integrations/integrations.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
+import { SensorModule } from './sensor/sensor.module.js';
+import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, MetricsModule, HealthModule, AuthModule, SensorRecordModule, IntegrationsModule],
+  imports: [
+    ConfigModule,
+    LoggingModule,
+    DatabaseModule,
+    MetricsModule,
+    HealthModule,
+    AuthModule,
+    SensorRecordModule,
+    SensorModule,
+    SensorRecordFeedModule,
+    IntegrationsModule,
+  ],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, HttpServerDrainService],
 })
 export class AppModule {}

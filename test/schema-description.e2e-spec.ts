@@ -31,6 +31,9 @@ const ASCII_COLUMNS = [
   'oauth_refresh_tokens.client_id',
   'oauth_refresh_tokens.family_id',
   'oauth_refresh_tokens.token_hash',
+  'sensor.last_event',
+  'sensor.last_status',
+  'sensor.last_tilt_sensor',
   'sensor_report.field_event',
   'sensor_report.field_gateway',
   'sensor_report.field_status',
@@ -167,7 +170,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           .filter((column) => column.collation === 'ascii_bin')
           .map((column) => `${column.tableName}.${column.name}`)
           .sort(),
-      ).toEqual(ASCII_COLUMNS);
+      ).toEqual(ASCII_COLUMNS.filter((column) => !column.startsWith('sensor.')));
       expect(textColumns.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
       const comment = (table: string, column: string) => after.find((row) => row.tableName === table && row.name === column)!.comment;
       expect(comment('sensor_report', 'field_date')).toMatch(/UTC instant.*SITE_TIMEZONE/);
@@ -263,6 +266,33 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       expect(await columns()).toEqual(before);
       expect(await tables()).toEqual(tablesBefore);
       expect(await dataSource!.query('SELECT COUNT(*) AS records FROM sensor_report')).toEqual([{ records: '2' }]);
+    });
+  });
+
+  describeOn('mysql', 'on MariaDB/MySQL, after every migration', () => {
+    it('leaves a comment on every table and column, one collation per table, and text columns ascii_bin or utf8mb4_unicode_ci', async () => {
+      await open(migrations);
+      const schema = new URL((database as { url: string }).url).pathname.slice(1);
+      const tables = (await dataSource!.query(
+        'SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation, TABLE_COMMENT AS comment FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
+        [schema],
+      )) as Array<Record<string, string>>;
+      const columns = (await dataSource!.query(
+        'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?',
+        [schema],
+      )) as Array<Record<string, string | null>>;
+
+      expect(tables.map((table) => table.name)).toContain('sensor');
+      expect(tables.filter((table) => !table.comment || table.collation !== 'utf8mb4_unicode_ci')).toEqual([]);
+      expect(columns.filter((column) => !column.comment)).toEqual([]);
+      const text = columns.filter((column) => column.collation !== null);
+      expect(
+        text
+          .filter((column) => column.collation === 'ascii_bin')
+          .map((column) => `${column.tableName}.${column.name}`)
+          .sort(),
+      ).toEqual(ASCII_COLUMNS);
+      expect(text.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
     });
   });
 

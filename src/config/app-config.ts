@@ -35,6 +35,11 @@ export interface AppConfig {
   logLevel: string;
   /** Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own. */
   metrics: { enabled: boolean; port?: number };
+  /**
+   * Sensors (docs/interface.md#sensor-state): seconds a report may come after its heartbeat period
+   * before the sensor counts as overdue, and seconds between two counts of sensors per state.
+   */
+  sensors: { heartbeatGraceSeconds: number; metricsIntervalSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
     metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },
+    sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
   };
 }
 

@@ -132,4 +132,17 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(65535)
   METRICS_PORT?: number;
+
+  // A day: longer than any network server's retries, shorter than the 2147483647 s a heartbeat may last.
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  SENSOR_HEARTBEAT_GRACE: number = 900;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  SENSOR_METRICS_INTERVAL: number = 60;
 }

@@ -16,6 +16,13 @@ export interface IntegrationLabels {
 /** How an uplink was answered: stored (201), stored before (200) or acknowledged without a record (202). */
 export type UplinkOutcome = 'stored' | 'duplicate' | 'refused';
 
+/** The sensors of every owner at one instant (docs/interface.md#metrics-of-sensors). */
+export interface SensorCounts {
+  byState: Record<string, number>;
+  sprung: number;
+  oldestOverdueSeconds: number;
+}
+
 /**
  * The service's Prometheus metrics. One registry per application instance (not prom-client's global
  * one), so several applications in one process — as in the tests — never collide.
@@ -80,6 +87,31 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sensors = new Gauge({
+    name: 'sensors',
+    help: 'Sensors (devices of every owner) by state: ok, overdue, no_heartbeat, expired; counted every SENSOR_METRICS_INTERVAL seconds.',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly sensorsSprung = new Gauge({
+    name: 'sensors_sprung',
+    help: 'Sensors whose trap is sprung (the latest report saying Sprung or Set said Sprung).',
+    registers: [this.registry],
+  });
+
+  private readonly sensorsOldestOverdue = new Gauge({
+    name: 'sensors_oldest_overdue_seconds',
+    help: 'How long the sensor that has been overdue longest has been overdue, seconds; 0 when none is.',
+    registers: [this.registry],
+  });
+
+  private readonly sensorsCountedAt = new Gauge({
+    name: 'sensors_counted_timestamp_seconds',
+    help: 'When the sensor gauges were last counted, seconds since 1970-01-01 UTC (stale when the database is away).',
+    registers: [this.registry],
+  });
+
   constructor(@Inject(APP_CONFIG) config: AppConfig, dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
     const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;
@@ -119,6 +151,13 @@ export class MetricsService {
   uplinkAnswered(labels: IntegrationLabels, outcome: UplinkOutcome, reason?: string): void {
     this.uplinksAnswered.inc({ ...labels, outcome });
     if (reason !== undefined) this.uplinksRefused.inc({ ...labels, reason });
+  }
+
+  sensorsCounted(counts: SensorCounts, countedAt: number): void {
+    for (const [state, count] of Object.entries(counts.byState)) this.sensors.set({ state }, count);
+    this.sensorsSprung.set(counts.sprung);
+    this.sensorsOldestOverdue.set(counts.oldestOverdueSeconds);
+    this.sensorsCountedAt.set(Math.floor(countedAt / 1000));
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

@@ -6,6 +6,8 @@ import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../dat
 import { runInTransaction } from '../database/run-in-transaction.js';
 import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
+import { sensorChanges } from './sensor-changes.js';
+import { SensorUpsert } from './sensor-upsert.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 export interface WriterLimits {
@@ -42,8 +44,8 @@ interface PendingUnit {
  * Stores the rows of concurrent requests: while a batch is being written, the units that arrive (the
  * rows of one request each: one for a submission, up to a thousand for a batch of reports) queue up and
  * are then written together, a multi-row INSERT in one transaction (a "batch" in this file: the units
- * one transaction writes). That costs the database about five statements per batch instead of four per
- * row. Each caller gets its own rows' nids, and only after the COMMIT.
+ * one transaction writes). That costs the database about six statements per batch instead of five per
+ * row (the rows' sensors are updated in the same transaction). Each caller gets its own rows' nids, and only after the COMMIT.
  *
  * A unit keeps the database deadline of the request that wrote it: a unit whose deadline passes while
  * it queues is refused without being written, and a batch works to the earliest deadline among its
@@ -53,6 +55,7 @@ export class SensorRecordWriter {
   private readonly queue: PendingUnit[] = [];
   private batchesInFlight = 0;
   private readonly insert: SensorRecordInsert;
+  private readonly sensors: SensorUpsert;
 
   /** `dataSource` must be initialised (the INSERT is built from its entity metadata). */
   constructor(
@@ -60,6 +63,7 @@ export class SensorRecordWriter {
     private readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
   ) {
     this.insert = new SensorRecordInsert(dataSource);
+    this.sensors = new SensorUpsert(dataSource);
   }
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
@@ -131,7 +135,7 @@ export class SensorRecordWriter {
     }
   }
 
-  /** Inserts the units' rows in one transaction; the nids, in the rows' order, once committed. */
+  /** Inserts the units' rows and updates their sensors in one transaction; the nids, in the rows' order, once committed. */
   private commit(batch: PendingUnit[]): Promise<number[]> {
     const rows = batch.flatMap((unit) => unit.rows);
     const deadline = Math.min(...batch.map((unit) => unit.deadline));
@@ -143,6 +147,8 @@ export class SensorRecordWriter {
         // promise consecutive ids within one multi-row INSERT.
         const nids = await nidsByUuid(manager, rows);
         await setRevisionIds(manager, nids);
+        // The records' sensors, in the same transaction (docs/interface.md#sensors).
+        await this.sensors.apply(manager, sensorChanges(rows, nids));
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
         if (databaseTimeLeft() < MIN_TIME_FOR_COMMIT_MS) throw new DatabaseTimeoutError('the COMMIT');
         return nids;

@@ -2,6 +2,7 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/users/user.entity.js';
+import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { BATCH_BODY_LIMIT } from './batch/parse-submission-batch.pipe.js';
 import { SENSOR_RECORD_BATCH_PATH, SensorRecordBatchController } from './batch/sensor-record-batch.controller.js';
@@ -17,10 +18,12 @@ import { submissionBody } from './submission/submission-body.middleware.js';
   controllers: [SensorRecordController, SensorRecordBatchController],
   providers: [
     SensorRecordService,
+    { provide: CLOCK, useValue: systemClock },
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],
   // The integrations store the records they make from uplinks through the same service and writer.
+  // The sensor routes and the records feed render records as GET /node/{nid} does.
   exports: [SensorRecordService],
 })
 export class SensorRecordModule implements NestModule {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { CommitUnconfirmedError } from '../common/errors/commit-unconfirmed.error.js';
+import { CLOCK, type Clock } from '../common/time/clock.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -25,6 +26,8 @@ export class SensorRecordService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
     private readonly writer: SensorRecordWriter,
+    // The creation instant is `changed`, which the feed pages by and sensors measure silence from.
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -40,7 +43,7 @@ export class SensorRecordService {
     const bundleUuid = await this.bundleUuid();
     const row = newSensorRecordRow(submission, {
       uid: author.uid,
-      now: new Date(),
+      now: new Date(this.clock.now()),
       siteTimezone: this.config.siteTimezone,
       requestBody,
       uplink,
@@ -62,7 +65,7 @@ export class SensorRecordService {
     reports: ReadonlyArray<{ submission: CreateSensorRecordDto; requestBody: string }>,
     author: UserReference,
   ): Promise<Array<{ nid: number; uuid: string }>> {
-    const context = { uid: author.uid, now: new Date(), siteTimezone: this.config.siteTimezone };
+    const context = { uid: author.uid, now: new Date(this.clock.now()), siteTimezone: this.config.siteTimezone };
     const rows = reports.map(({ submission, requestBody }) => newSensorRecordRow(submission, { ...context, requestBody }));
     const nids = await this.writer.writeTogether(rows).catch((error: unknown) => {
       if (error instanceof CommitUnconfirmedError) this.metrics.recordUnconfirmed(rows.length);
@@ -74,28 +77,48 @@ export class SensorRecordService {
 
   async findByNid(nid: number): Promise<SensorRecordModel | null> {
     const row = await this.records.findOneBy({ nid });
-    return row && this.toModel(row);
+    return row ? (await this.toModels([row]))[0]! : null;
   }
 
   /** The record made from the uplink with this key, if one is stored. */
   async findByUplinkKey(uplinkKey: string): Promise<SensorRecordModel | null> {
     const row = await this.records.findOneBy({ uplinkKey });
-    return row && this.toModel(row);
+    return row ? (await this.toModels([row]))[0]! : null;
   }
 
-  private async toModel(row: SensorRecordEntity): Promise<SensorRecordModel> {
-    const { nid } = row;
-    const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In([row.uid, row.revisionUid]) } });
-    const reference = (uid: number): UserReference => {
-      const user = users.find((candidate) => candidate.uid === uid);
-      if (!user) throw new Error(`Sensor record ${nid} refers to missing user ${uid}`);
-      return { uid, uuid: user.uuid };
+  /**
+   * Stored rows as the records the Serialization module renders: the one mapping every read uses
+   * (`GET /node/{nid}`, a sensor's recent records, the records feed), so that each renders a record
+   * identically. The users the rows name are read in one query.
+   */
+  async toModels(rows: SensorRecordEntity[]): Promise<SensorRecordModel[]> {
+    if (rows.length === 0) return [];
+    const uids = [...new Set(rows.flatMap((row) => [row.uid, row.revisionUid]))];
+    const users = await this.users.find({ select: { uid: true, uuid: true }, where: { uid: In(uids) } });
+    const uuidOf = new Map(users.map((user) => [user.uid, user.uuid]));
+    const bundleUuid = await this.bundleUuid();
+    const reference = (row: SensorRecordEntity, uid: number): UserReference => {
+      const uuid = uuidOf.get(uid);
+      if (uuid === undefined) throw new Error(`Sensor record ${row.nid} refers to missing user ${uid}`);
+      return { uid, uuid };
     };
-    return toSensorRecordModel(row, {
-      owner: reference(row.uid),
-      revisionUser: reference(row.revisionUid),
-      bundleUuid: await this.bundleUuid(),
-    });
+    return rows.map((row) =>
+      toSensorRecordModel(row, { owner: reference(row, row.uid), revisionUser: reference(row, row.revisionUid), bundleUuid }),
+    );
+  }
+
+  /** A device's latest records of one owner: by device time, then nid, newest first. */
+  async recentOf(uid: number, devId: string, count: number): Promise<SensorRecordModel[]> {
+    if (count === 0) return [];
+    const rows = await this.records
+      .createQueryBuilder('record')
+      .where('record.fieldSensorId = :devId', { devId })
+      .andWhere('record.uid = :uid', { uid })
+      .orderBy('record.fieldDate', 'DESC')
+      .addOrderBy('record.nid', 'DESC')
+      .limit(count)
+      .getMany();
+    return this.toModels(rows);
   }
 
   /** Seeded once per installation by the migration; it never changes, so it is read once. */

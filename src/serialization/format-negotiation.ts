@@ -2,19 +2,20 @@ import { HttpStatus } from '@nestjs/common';
 import { ApiException } from '../common/errors/api-exception.js';
 import { escapeCharacters } from '../common/text/control-characters.js';
 import type { FormatParameter } from './format-parameter.js';
-import { DEFAULT_RESPONSE_FORMAT, isResponseFormat, RESPONSE_FORMATS, ResponseFormat } from './response-format.js';
+import { DEFAULT_RESPONSE_FORMAT, RESPONSE_FORMATS, type ResponseFormat } from './response-format.js';
 
-// A wildcard range picks what the service would answer for it: `*/*` and `application/*` the default,
-// `text/*` the one text/ type there is.
-const FORMAT_BY_MEDIA_RANGE: Readonly<Record<string, ResponseFormat>> = {
-  'application/hal+json': 'hal_json',
-  'application/json': 'json',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-  '*/*': DEFAULT_RESPONSE_FORMAT,
-  'application/*': DEFAULT_RESPONSE_FORMAT,
-  'text/*': 'xml',
+// The formats each media range asks for, in preference; a route answers with the first it serves.
+// A wildcard picks what the route would answer for it: `*/*` and `application/*` its default,
+// `text/*` a text/ type.
+const FORMATS_BY_MEDIA_RANGE: Readonly<Record<string, readonly string[]>> = {
+  'application/hal+json': ['hal_json'],
+  'application/json': ['json'],
+  'application/xml': ['xml'],
+  'text/xml': ['xml'],
+  'text/csv': ['csv'],
+  'text/*': ['xml', 'csv'],
 };
+const DEFAULT_RANGES = new Set(['*/*', 'application/*']);
 
 // eslint-disable-next-line no-control-regex -- escaping control characters is the point
 const C0_AND_C1_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -30,14 +31,24 @@ interface MediaRange {
  * not one plain value), then Accept, else hal_json.
  */
 export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: string | undefined): ResponseFormat {
+  return negotiateFormatAmong(formatParameter, acceptHeader, RESPONSE_FORMATS, DEFAULT_RESPONSE_FORMAT);
+}
+
+/** The same rules for a route that serves the formats `supported`, `fallback` among them. */
+export function negotiateFormatAmong<F extends string>(
+  formatParameter: FormatParameter,
+  acceptHeader: string | undefined,
+  supported: readonly F[],
+  fallback: F,
+): F {
   switch (formatParameter.kind) {
     case 'absent':
-      return formatFromAccept(acceptHeader) ?? DEFAULT_RESPONSE_FORMAT;
+      return formatFromAccept(acceptHeader, supported, fallback) ?? fallback;
     case 'value':
-      if (isResponseFormat(formatParameter.value)) return formatParameter.value;
-      throw unknownFormat(formatParameter.value);
+      if ((supported as readonly string[]).includes(formatParameter.value)) return formatParameter.value as F;
+      throw unknownFormat(formatParameter.value, supported);
     case 'malformed':
-      throw unknownFormat(formatParameter.given);
+      throw unknownFormat(formatParameter.given, supported);
   }
 }
 
@@ -47,7 +58,7 @@ export function negotiateFormat(formatParameter: FormatParameter, acceptHeader: 
  */
 export function unknownFormatMessage(shown: string, supported: readonly string[] = RESPONSE_FORMATS): string {
   const oneLine = escapeCharacters(shown, C0_AND_C1_CONTROLS);
-  return `No route found for the specified format ${oneLine}. Supported formats: ${supported.join(', ')}.`;
+  return `No route found for the specified format ${oneLine}. Supported formats: ${[...supported].sort().join(', ')}.`;
 }
 
 /** For a route with one rendering: `_format` may be absent or name it; anything else answers the same 406. */
@@ -58,12 +69,12 @@ export function assertOnlyFormat(formatParameter: FormatParameter, only: Respons
   throw new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, [only]));
 }
 
-function unknownFormat(shown: string): ApiException {
-  return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown));
+function unknownFormat(shown: string, supported: readonly string[]): ApiException {
+  return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, supported));
 }
 
-/** The first known media range by quality, then by order of appearance; q=0 means "not this one". */
-function formatFromAccept(header: string | undefined): ResponseFormat | undefined {
+/** The first media range the route serves, by quality, then by order of appearance; q=0 means "not this one". */
+function formatFromAccept<F extends string>(header: string | undefined, supported: readonly F[], fallback: F): F | undefined {
   if (!header) return undefined;
   const ranges = header
     .split(',')
@@ -71,8 +82,9 @@ function formatFromAccept(header: string | undefined): ResponseFormat | undefine
     .filter((range) => range.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.position - b.position);
   for (const range of ranges) {
-    const format = FORMAT_BY_MEDIA_RANGE[range.type];
-    if (format) return format;
+    if (DEFAULT_RANGES.has(range.type)) return fallback;
+    const format = FORMATS_BY_MEDIA_RANGE[range.type]?.find((candidate) => (supported as readonly string[]).includes(candidate));
+    if (format) return format as F;
   }
   return undefined;
 }

@@ -11,6 +11,5 @@ export const CONTENT_TYPES: Readonly<Record<ResponseFormat, string>> = {
   xml: 'text/xml; charset=UTF-8',
 };
 
-export function isResponseFormat(value: unknown): value is ResponseFormat {
-  return typeof value === 'string' && (RESPONSE_FORMATS as readonly string[]).includes(value);
-}
+/** Lists (the sensors, the records feed) also come as CSV: one line per sensor or record (docs/interface.md#csv). */
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';

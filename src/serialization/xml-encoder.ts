@@ -67,3 +67,23 @@ function appendCdata(element: XMLBuilder, text: string): void {
     element.dat(`${head}${piece}${tail}`);
   });
 }
+
+const RESPONSE_HEAD = `${XML_DECLARATION}\n<response>`;
+const RESPONSE_TAIL = '</response>\n';
+
+/**
+ * What stands between `<response>` and `</response>` of an encoded document: a record's elements,
+ * byte for byte, to stand inside a larger document (the records feed).
+ */
+export function xmlResponseContent(document: string): string {
+  if (!document.startsWith(RESPONSE_HEAD) || !document.endsWith(RESPONSE_TAIL)) throw new Error('Not a <response> document');
+  return document.slice(RESPONSE_HEAD.length, -RESPONSE_TAIL.length);
+}
+
+/** An encoded document without its closing `</response>` and newline, for more members to follow. */
+export function xmlResponseOpening(document: string): string {
+  if (!document.endsWith(RESPONSE_TAIL)) throw new Error('Not a <response> document');
+  return document.slice(0, -RESPONSE_TAIL.length);
+}
+
+export const XML_RESPONSE_CLOSING = RESPONSE_TAIL;

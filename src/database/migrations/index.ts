@@ -3,6 +3,7 @@ import { CreateAuthTables1763700000000 } from './1763700000000-CreateAuthTables.
 import { CreateSensorReports1763700100000 } from './1763700100000-CreateSensorReports.js';
 import { DescribeSchema1763800200000 } from './1763800200000-DescribeSchema.js';
 import { AddIntegrations1764000000000 } from './1764000000000-AddIntegrations.js';
+import { CreateSensors1764000100000 } from './1764000100000-CreateSensors.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
@@ -10,4 +11,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   CreateSensorReports1763700100000,
   DescribeSchema1763800200000,
   AddIntegrations1764000000000,
+  CreateSensors1764000100000,
 ];

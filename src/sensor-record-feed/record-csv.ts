@@ -1,0 +1,63 @@
+import { normalizeJson } from '../serialization/json-normalizer.js';
+import type { NormalizedItem } from '../serialization/normalized-value.js';
+import type { SensorRecordModel } from '../serialization/sensor-record.model.js';
+
+/** The CSV columns of a record: every field of its json rendering, in that order (docs/interface.md#csv). */
+export const RECORD_CSV_COLUMNS = [
+  'nid',
+  'uuid',
+  'vid',
+  'langcode',
+  'type',
+  'revision_timestamp',
+  'revision_uid',
+  'revision_log',
+  'status',
+  'uid',
+  'title',
+  'created',
+  'changed',
+  'promote',
+  'sticky',
+  'default_langcode',
+  'revision_translation_affected',
+  'path',
+  'field_battery_voltage',
+  'field_counter',
+  'field_data',
+  'field_date',
+  'field_event',
+  'field_gateway',
+  'field_location',
+  'field_network',
+  'field_rssi',
+  'field_sensor_id',
+  'field_sequence',
+  'field_snr',
+  'field_status',
+  'field_tilt_sensor',
+  'field_timeout',
+] as const;
+
+const DECIMALS = new Set(['field_battery_voltage', 'field_data', 'field_snr']);
+
+/**
+ * One CSV line of a record: each field's value as its json rendering has it (`value`; `target_id` of
+ * a reference; `alias` of the path), empty when the field is. Decimals go as numbers, so that a
+ * negative one is not taken for a formula.
+ */
+export function recordCsvRow(record: SensorRecordModel, siteTimezone: string): Record<string, unknown> {
+  const fields = normalizeJson(record, siteTimezone);
+  const row: Record<string, unknown> = {};
+  for (const column of RECORD_CSV_COLUMNS) {
+    const value = mainValue(fields[column]?.[0]);
+    row[column] = DECIMALS.has(column) && typeof value === 'string' ? Number(value) : value;
+  }
+  return row;
+}
+
+function mainValue(item: NormalizedItem | undefined): unknown {
+  if (!item) return null;
+  for (const member of ['value', 'target_id', 'alias']) if (member in item) return item[member];
+  return null;
+}

@@ -1,0 +1,73 @@
+import { Controller, Get, Inject, Req, Res, StreamableFile } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Authenticated } from '../auth/authenticated.decorator.js';
+import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { csvAnswer, nextLink } from '../serialization/list-answers.js';
+import { type ReadRequest, ReadRequestOf } from '../serialization/read-request.decorator.js';
+import { CONTENT_TYPES, DEFAULT_RESPONSE_FORMAT, RESPONSE_FORMATS } from '../serialization/response-format.js';
+import { SerializationService } from '../serialization/serialization.service.js';
+import { formatUtcTimestamp } from '../serialization/timestamp-format.js';
+import { resolveDeviceTime } from '../sensor-record/values/device-time.js';
+import { FEED_DEFAULT_LIMIT, FeedQueryDto } from './dto/feed-query.dto.js';
+import { feedBody } from './feed-body.js';
+import { FEED_DENIED_MESSAGE } from './feed.messages.js';
+import type { FeedPoint } from './feed-point.js';
+import { RECORD_CSV_COLUMNS, recordCsvRow } from './record-csv.js';
+import { FeedDocs } from './sensor-record-feed.api-docs.js';
+import { SensorRecordFeedService } from './sensor-record-feed.service.js';
+
+export const FEED_PATH = 'api-sensor/sensor-records';
+export const FEED_FORMATS = [...RESPONSE_FORMATS, 'csv'] as const;
+type FeedFormat = (typeof FEED_FORMATS)[number];
+
+/** The records feed: the caller's records since a point, a page at a time (docs/interface.md#get-api-sensorsensor-records). */
+@Controller(FEED_PATH)
+export class SensorRecordFeedController {
+  constructor(
+    private readonly feed: SensorRecordFeedService,
+    private readonly serialization: SerializationService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @FeedDocs()
+  @Authenticated({ deniedMessage: FEED_DENIED_MESSAGE })
+  async list(
+    @ReadRequestOf(FeedQueryDto, FEED_FORMATS, DEFAULT_RESPONSE_FORMAT) read: ReadRequest<FeedQueryDto, FeedFormat>,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<StreamableFile> {
+    const { format, query } = read;
+    // A CSV without a limit is every settled record from the point on: an export.
+    const limit = format === 'csv' ? query.limit : (query.limit ?? FEED_DEFAULT_LIMIT);
+    const page = await this.feed.read(user.uid, this.start(query), limit);
+    const next = this.url(page.next, query.limit, format);
+    response.setHeader('Link', nextLink(next));
+    if (format === 'csv') {
+      const timezone = this.config.siteTimezone;
+      return csvAnswer(page.records, (record) => recordCsvRow(record, timezone), RECORD_CSV_COLUMNS, 'sensor-records.csv');
+    }
+    const links = { self: `${this.config.baseUrl}${request.originalUrl}`, next };
+    return new StreamableFile(feedBody(page.records, format, links, page.more, this.serialization), { type: CONTENT_TYPES[format] });
+  }
+
+  /** `changed_since` read as a device time is (an offset-less one in the site's zone); from the beginning without it. */
+  private start(query: FeedQueryDto): FeedPoint {
+    const since = query.changed_since?.parsed;
+    return {
+      changed: since ? resolveDeviceTime(since, this.config.siteTimezone) : new Date(0),
+      nid: query.changed_since_nid ?? 0,
+    };
+  }
+
+  private url(point: FeedPoint, limit: number | undefined, format: FeedFormat): string {
+    const parameters = new URLSearchParams({ changed_since: formatUtcTimestamp(point.changed) });
+    if (point.nid > 0) parameters.set('changed_since_nid', String(point.nid));
+    if (limit !== undefined) parameters.set('limit', String(limit));
+    parameters.set('_format', format);
+    return `${this.config.baseUrl}/${FEED_PATH}?${parameters.toString()}`;
+  }
+}

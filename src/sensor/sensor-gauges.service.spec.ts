@@ -1,0 +1,82 @@
+import { jest } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config.js';
+import type { MetricsService, SensorCounts } from '../metrics/metrics.service.js';
+import { SensorGaugesService } from './sensor-gauges.service.js';
+
+const ROW = { ok: '2', overdue: '1', no_heartbeat: '0', expired: '0', sprung: '1', oldest_due: '2026-01-01 00:00:00.000' };
+
+/** A data source whose one count query waits until the test lets it answer. */
+function countingDataSource() {
+  const answers: Array<() => void> = [];
+  const builder = {
+    select: () => builder,
+    addSelect: () => builder,
+    from: () => builder,
+    setParameters: () => builder,
+    getRawOne: () => new Promise((resolve) => answers.push(() => resolve(ROW))),
+  };
+  return { dataSource: { createQueryBuilder: () => builder } as unknown as DataSource, answers };
+}
+
+describe(SensorGaugesService.name, () => {
+  const now = Date.parse('2026-01-01T01:00:00Z');
+  let counted: Array<[SensorCounts, number]>;
+  let metrics: MetricsService;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    counted = [];
+    metrics = { sensorsCounted: (counts: SensorCounts, at: number) => counted.push([counts, at]) } as unknown as MetricsService;
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('counts at start and on every interval, one count at a time', async () => {
+    const { dataSource, answers } = countingDataSource();
+    const sut = new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({ SENSOR_METRICS_INTERVAL: '60' }));
+
+    sut.onApplicationBootstrap();
+    jest.advanceTimersByTime(60_000);
+    expect(answers).toHaveLength(1);
+    answers[0]!();
+    await sut.refresh().catch(() => undefined);
+    jest.advanceTimersByTime(60_000);
+    expect(answers).toHaveLength(2);
+    answers[1]!();
+    await sut.beforeApplicationShutdown();
+
+    expect(counted[0]).toEqual([
+      { byState: { ok: 2, overdue: 1, no_heartbeat: 0, expired: 0 }, sprung: 1, oldestOverdueSeconds: 2700 },
+      now,
+    ]);
+  });
+
+  it('on shutdown stops the timer and waits for the count in progress', async () => {
+    const { dataSource, answers } = countingDataSource();
+    const sut = new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({}));
+    sut.onApplicationBootstrap();
+    let stopped = false;
+
+    const stopping = sut.beforeApplicationShutdown().then(() => (stopped = true));
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    answers[0]!();
+    await stopping;
+    jest.advanceTimersByTime(10 * 60_000);
+
+    expect(counted).toHaveLength(1);
+    expect(answers).toHaveLength(1);
+  });
+
+  it('counts nothing with the metrics switched off', () => {
+    const { dataSource, answers } = countingDataSource();
+    new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({ METRICS_ENABLED: 'false' })).onApplicationBootstrap();
+
+    jest.advanceTimersByTime(10 * 60_000);
+
+    expect(answers).toEqual([]);
+  });
+});

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CLOCK, systemClock } from '../common/time/clock.js';
+import { SensorRecordModule } from '../sensor-record/sensor-record.module.js';
+import { SerializationModule } from '../serialization/serialization.module.js';
+import { SensorEntity } from './sensor.entity.js';
+import { SensorGaugesService } from './sensor-gauges.service.js';
+import { SensorsController } from './sensors.controller.js';
+import { SensorsService } from './sensors.service.js';
+
+/** The sensor table read back: the sensor routes, and the gauges of sensors per state. */
+@Module({
+  imports: [TypeOrmModule.forFeature([SensorEntity]), SensorRecordModule, SerializationModule],
+  controllers: [SensorsController],
+  providers: [SensorsService, SensorGaugesService, { provide: CLOCK, useValue: systemClock }],
+})
+export class SensorModule {}

@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository, SelectQueryBuilder } from 'typeorm';
+import { CLOCK, type Clock } from '../common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { readInChunks } from '../database/read-in-chunks.js';
+import type { SensorRecordModel } from '../serialization/sensor-record.model.js';
+import { SensorRecordService } from '../sensor-record/sensor-record.service.js';
+import type { ListSensorsQueryDto } from './dto/list-sensors-query.dto.js';
+import { SensorEntity } from './sensor.entity.js';
+import { overdueCutoff } from './sensor-state.js';
+import { toSensorView, type SensorView } from './sensor.view.js';
+
+/** Rows read at a time for a streamed list; each chunk has a database deadline of its own. */
+const CHUNK_SIZE = 1000;
+
+export interface SensorPage {
+  sensors: SensorView[];
+  /** The dev_id to start the next page after, when there are more. */
+  nextAfter: string | null;
+}
+
+/** The caller's sensors and their state (docs/interface.md#sensors): each user sees only their own. */
+@Injectable()
+export class SensorsService {
+  constructor(
+    @InjectRepository(SensorEntity) private readonly sensors: Repository<SensorEntity>,
+    private readonly records: SensorRecordService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** One page of at most `limit` sensors in dev_id order, and where the next begins. */
+  async page(uid: number, query: ListSensorsQueryDto, limit: number): Promise<SensorPage> {
+    const cutoff = this.cutoff();
+    const rows = await this.select(uid, query, cutoff, query.after)
+      .limit(limit + 1)
+      .getMany();
+    const more = rows.length > limit;
+    const sensors = rows.slice(0, limit).map((row) => this.view(row, cutoff));
+    return { sensors, nextAfter: more ? sensors.at(-1)!.dev_id : null };
+  }
+
+  /** Every matching sensor (up to `limit`), read a chunk at a time as the caller takes them. */
+  async stream(uid: number, query: ListSensorsQueryDto, limit = Infinity): Promise<AsyncGenerator<SensorView[]>> {
+    const cutoff = this.cutoff();
+    let read = 0;
+    return readInChunks<SensorView>(
+      async (previous) => {
+        const size = Math.min(CHUNK_SIZE, limit - read);
+        if (size <= 0) return [];
+        const rows = await this.select(uid, query, cutoff, previous?.dev_id ?? query.after)
+          .limit(size)
+          .getMany();
+        read += rows.length;
+        return rows.map((row) => this.view(row, cutoff));
+      },
+      CHUNK_SIZE,
+      this.config.database.requestTimeoutMs,
+    );
+  }
+
+  /** The caller's sensor with that dev_id, and its latest records; null when the caller has none. */
+  async find(uid: number, devId: string, recordCount: number): Promise<{ sensor: SensorView; records: SensorRecordModel[] } | null> {
+    const row = await this.sensors.findOneBy({ uid, devId });
+    if (!row) return null;
+    return { sensor: this.view(row, this.cutoff()), records: await this.records.recentOf(uid, row.devId, recordCount) };
+  }
+
+  private select(uid: number, query: ListSensorsQueryDto, cutoff: Date, after: string | undefined): SelectQueryBuilder<SensorEntity> {
+    const select = this.sensors.createQueryBuilder('sensor').where('sensor.uid = :uid', { uid });
+    switch (query.state) {
+      case 'ok':
+        select.andWhere('sensor.heartbeatDue >= :cutoff', { cutoff });
+        break;
+      case 'overdue':
+        select.andWhere('sensor.heartbeatDue < :cutoff', { cutoff });
+        break;
+      case 'no_heartbeat':
+        select.andWhere('sensor.heartbeatPeriod < 0');
+        break;
+      case 'expired':
+        select.andWhere('sensor.heartbeatPeriod = 0');
+        break;
+    }
+    if (query.sprung !== undefined) select.andWhere('sensor.sprung = :sprung', { sprung: query.sprung });
+    if (after !== undefined) select.andWhere('sensor.devId > :after', { after });
+    return select.orderBy('sensor.devId', 'ASC');
+  }
+
+  private cutoff(): Date {
+    return overdueCutoff(this.clock.now(), this.config.sensors.heartbeatGraceSeconds);
+  }
+
+  private view(row: SensorEntity, cutoff: Date): SensorView {
+    return toSensorView(row, cutoff, this.config.siteTimezone);
+  }
+}

@@ -1,0 +1,72 @@
+import { CreateSensors1764000100000 } from '../src/database/migrations/1764000100000-CreateSensors.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
+import { FakeClock } from './utils/fake-clock.js';
+import { report, type Report } from './utils/read-side.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+
+/**
+ * The sensor table two ways: kept by the writer as records arrive (late ones, ties, several of one
+ * device in one batch), and filled from the stored records by the migration. Both must give the same
+ * rows (docs/interface.md#sensors), to the stored text.
+ */
+describe('Migration CreateSensors1764000100000', () => {
+  const clock = new FakeClock();
+  let testApp: TestApp;
+
+  const sensorRows = async () => {
+    const rows = (await testApp.dataSource.query('SELECT * FROM sensor ORDER BY uid, dev_id')) as Array<Record<string, unknown>>;
+    return rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([column, value]) => [column, value instanceof Date ? value.toISOString() : value])),
+    );
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ override: clock.install });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('fills the table from the records exactly as the writer keeps it', async () => {
+    await testApp.reset();
+    const [one, two] = [await ingestCaller(testApp.app), await ingestCaller(testApp.app)];
+    const day = (hour: number) => `2026-03-01T${String(hour).padStart(2, '0')}:00:00Z`;
+    const sequence: Array<[typeof one, Report]> = [
+      [one, { dev_id: 'trap-a', time: day(5), event: 'Sprung', status: 'Sprung', timeout: 3600, voltage: 3.3 }],
+      [one, { dev_id: 'trap-a', time: day(3), event: 'Set', status: 'Set', timeout: -1 }],
+      [one, { dev_id: 'trap-a', time: day(5), event: 'Heartbeat', timeout: 60 }],
+      [one, { dev_id: 'trap-b', time: day(1), event: 'Sprung', timeout: 0 }],
+      [one, { dev_id: 'trap-c', time: day(2), event: 'Vibration' }],
+      [two, { dev_id: 'trap-a', time: day(4), event: 'Set', status: 'Set', voltage: '3.75' }],
+    ];
+    for (const [caller, readings] of sequence) {
+      await report(testApp.app, caller.accessToken, readings);
+      clock.advance(7000);
+    }
+    // Several reports of one device in one batch, out of order.
+    await Promise.all(
+      [9, 6, 8, 7, 9].map((hour, index) =>
+        report(testApp.app, two.accessToken, {
+          dev_id: 'trap-d',
+          time: day(hour),
+          event: index % 2 ? 'Sprung' : 'Set',
+          timeout: 100 * hour,
+        }),
+      ),
+    );
+    const kept = await sensorRows();
+    expect(kept).toHaveLength(5);
+
+    const runner = testApp.dataSource.createQueryRunner();
+    try {
+      const migration = new CreateSensors1764000100000();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+
+    expect(await sensorRows()).toEqual(kept);
+  });
+});
