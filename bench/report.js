@@ -104,7 +104,7 @@ function uplinkTable({ config, summaries, uplinks: u }) {
 }
 
 /** The token endpoint's grants, read against the machine's RSA-2048 signing rate (each grant signs one access token). */
-function tokenTable({ config, memory, tokens, signing }) {
+function tokenTable({ config, memory, tokens, burst, signing }) {
   const lines = [];
   if (signing) {
     lines.push(
@@ -129,32 +129,52 @@ function tokenTable({ config, memory, tokens, signing }) {
       ),
     );
   }
+  if (burst) {
+    lines.push(
+      '',
+      `Submissions during a refresh burst (${config.connections} submitting connections; ${config.tokenConcurrency} refreshing clients; ${burst.durationSec} s runs, alone and during alternating, median of 2 each)`,
+      '',
+      '| submissions/s alone | submissions/s during the burst | during / alone | refresh grants/s during the burst |',
+      '|---:|---:|---:|---:|',
+      `| ${fmt(burst.aloneRecordsPerSec)} | ${fmt(burst.duringRecordsPerSec)} | ${times(burst.ratio)} | ${fmt(burst.grantsPerSec)} |`,
+    );
+  }
   return lines;
 }
 
-export function markdownReport({ config, summaries, rounds, memory, tokens, uplinks, signing, machine }) {
+export function markdownReport({ config, summaries, rounds, memory, tokens, burst, uplinks, signing, machine }) {
   const lines = ingestionTable({ config, summaries, rounds, memory, machine });
   if (rounds.batch.length > 0) lines.push('', ...batchTable({ config, summaries, rounds }));
   if (uplinks) lines.push('', ...uplinkTable({ config, summaries, uplinks }));
-  lines.push(...tokenTable({ config, memory, tokens, signing }));
+  lines.push(...tokenTable({ config, memory, tokens, burst, signing }));
   return lines.join('\n');
 }
 
-/** The service against itself as built from another revision (`--baseline`): what a change costs. */
-export function baselineReport({ revision, service, baseline, serviceRounds, baselineRounds }) {
-  const row = (label, a, b, digits = 0) => `| ${label} | ${fmt(a, digits)} | ${fmt(b, digits)} | ${times(a / b)} |`;
+/**
+ * The service against itself as built from another revision (`--baseline`): what a change costs, and
+ * both against the pipeline floor and the bare floor of the same rounds (the three-way table before
+ * and after).
+ */
+export function baselineReport({ revision, summaries, rounds, memory }) {
+  const { service, baseline, pipeline, floor } = summaries;
+  const row = (label, get, digits = 0) =>
+    `| ${label} | ${fmt(get(service), digits)} | ${fmt(get(baseline), digits)} | ${times(get(service) / get(baseline))} |` +
+    ` ${times(get(service) / get(pipeline))} | ${times(get(baseline) / get(pipeline))} | ${times(get(service) / get(floor))} | ${times(get(baseline) / get(floor))} |`;
   return [
-    `This tree against ${revision} (same machine, alternating rounds)`,
+    `This tree against ${revision} (same machine, same alternating rounds; ${revision} on a database of its own)`,
     '',
-    `| | this tree | ${revision} | this / ${revision} |`,
-    '|---|---:|---:|---:|',
-    row('requests/s (median of rounds)', service.requestsPerSec, baseline.requestsPerSec),
-    row('p50 latency ms (median)', service.p50Ms, baseline.p50Ms, 1),
-    row('p99 latency ms (median)', service.p99Ms, baseline.p99Ms, 1),
-    row('CPU ms per request, server process (median)', service.cpuServerMs, baseline.cpuServerMs, 3),
-    row('CPU ms per request, MariaDB (median)', service.cpuDatabaseMs, baseline.cpuDatabaseMs, 3),
-    row('SQL statements per stored row', service.statementsPerRow, baseline.statementsPerRow, 2),
+    `| | this tree | ${revision} | this / ${revision} | this / pipeline floor | ${revision} / pipeline floor | this / bare floor | ${revision} / bare floor |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    row('requests/s (median of rounds)', (s) => s.requestsPerSec),
+    row('p50 latency ms (median)', (s) => s.p50Ms, 1),
+    row('p99 latency ms (median)', (s) => s.p99Ms, 1),
+    row('CPU ms per request, server process (median)', (s) => s.cpuServerMs, 3),
+    row('CPU ms per request, MariaDB (median)', (s) => s.cpuDatabaseMs, 3),
+    `| SQL statements per stored row | ${fmt(service.statementsPerRow, 2)} | ${fmt(baseline.statementsPerRow, 2)} | | | | | |`,
+    `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${baseline.non2xx} / ${baseline.errors} | | | | | |`,
+    `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(baseline)} | | | | | |`,
+    `| resident memory MiB: ready; peak after ingestion (VmHWM) | ${fmt(memory.service.readyRssMiB)}; ${fmt(memory.service.ingestHwmMiB)} | ${fmt(memory.baseline.readyRssMiB)}; ${fmt(memory.baseline.ingestHwmMiB)} | | | | | |`,
     '',
-    `Per round, requests/s: this tree ${serviceRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}; ${revision} ${baselineRounds.map((r) => fmt(r.requestsPerSec)).join(', ')}`,
+    `Per round, requests/s: this tree ${perRound(rounds.service)}; ${revision} ${perRound(rounds.baseline)}`,
   ].join('\n');
 }

@@ -14,17 +14,24 @@
 //   --token-duration S    BENCH_TOKEN_DURATION    seconds per token grant kind; 0 skips (5)
 //   --token-concurrency C BENCH_TOKEN_CONCURRENCY concurrent token clients (= connections)
 //   --batch-size N        BENCH_BATCH_SIZE        reports per request of the batch scenario; 0 skips (100)
-//   --batch-connections C BENCH_BATCH_CONNECTIONS concurrent batch senders (8: relays are fewer than devices)
+//   --batch-connections C BENCH_BATCH_CONNECTIONS concurrent batch senders (4: relays are fewer than devices; the
+//                                                 service's BATCHES_IN_FLIGHT default)
 //   --signing-duration S  BENCH_SIGNING_DURATION  seconds per RSA signing measurement; 0 skips (2)
 //   --no-build            BENCH_BUILD=0           use dist/ as it is
 //   --profile             BENCH_PROFILE=1         CPU profiles of service and floor into bench/results/
 //   --floor-only                                  harness self-test: bare floor alone on its own table
 //   --only SIDE                                   load one side only (service, pipeline, floor, batch)
+//   --scenarios LIST      BENCH_SCENARIOS         what to run, of "ingest,read" (both)
+//   --records N           BENCH_RECORDS           read side: records in the seeded table (1000000)
+//   --sensors N           BENCH_SENSORS           read side: devices they come from (10000)
+//   --baseline REV        BENCH_BASELINE          ingestion: also drive the service as built from the git
+//                                                 revision REV (e.g. the commit before a change), in the
+//                                                 same alternating rounds, on a database of its own
 //   BENCH_TOKEN_KINDS          token grants measured, in order ("refresh,password")
 //   BENCH_SERVICE_NODE_FLAGS   node flags for the service after those of `npm start` (a repeated flag
 //                              overrides), e.g. "--max-semi-space-size=32"
 //   BENCH_DATABASE_SERVER (mysql://root@127.0.0.1:3306), BENCH_DATABASE (sensor_records_bench),
-//   BENCH_SERVICE_PORT (3900), BENCH_FLOOR_PORT (3901), BENCH_PIPELINE_FLOOR_PORT (3902),
+//   BENCH_SERVICE_PORT (3900), BENCH_FLOOR_PORT (3901), BENCH_PIPELINE_FLOOR_PORT (3902), BENCH_BASELINE_PORT (3903),
 //   BENCH_DB_POOL_SIZE (10), BENCH_TIMEOUT (900 s)
 //
 // Exit status: 0 clean; 1 a record lost or extra, a non-2xx or connection error under valid load;
@@ -40,9 +47,11 @@ import { counterRates, ensureServer, openDatabase, recreateDatabase, statusCount
 import { FLOOR_ONLY_SCHEMA } from './floor-only-schema.js';
 import { account, answerBytes, ingestRun, summarize } from './ingest-load.js';
 import { cpuSecondsOf, databaseServerPid, killAll, logTail, memoryOf, runCommand, startChild, stop, waitForHttp } from './processes.js';
-import { markdownReport, sideSummary } from './report.js';
+import { baselineReport, markdownReport, median, sideSummary } from './report.js';
+import { buildBaseline } from './baseline.js';
+import { explainPlans, readScenarios, readSideReport, seedRecords } from './read-side.js';
 import { signingRate } from './signing-rate.js';
-import { passwordGrant, tokenRun } from './token-load.js';
+import { passwordGrant, refreshChains, tokenRun } from './token-load.js';
 import { uplinkTemplates } from './uplink-bodies.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,25 +79,33 @@ function options(argv, env) {
     tokenDurationSec: value('token-duration', 'BENCH_TOKEN_DURATION', 5),
     tokenConcurrency: value('token-concurrency', 'BENCH_TOKEN_CONCURRENCY', connections),
     batchSize: value('batch-size', 'BENCH_BATCH_SIZE', 100),
-    batchConnections: value('batch-connections', 'BENCH_BATCH_CONNECTIONS', 8),
+    batchConnections: value('batch-connections', 'BENCH_BATCH_CONNECTIONS', 4),
     signingDurationSec: value('signing-duration', 'BENCH_SIGNING_DURATION', 2),
     build: !flag('no-build') && env.BENCH_BUILD !== '0',
     profile: flag('profile') || env.BENCH_PROFILE === '1',
     floorOnly: flag('floor-only'),
+    scenarios: new Set((textOption(argv, 'scenarios') ?? env.BENCH_SCENARIOS ?? 'ingest,read').split(',').map((name) => name.trim())),
+    records: value('records', 'BENCH_RECORDS', 1_000_000),
+    sensors: value('sensors', 'BENCH_SENSORS', 10_000),
+    baseline: textOption(argv, 'baseline') ?? env.BENCH_BASELINE ?? null,
     // Profiling aid: load only one side (`--only service`); the ratio is then not computed.
-    only: (() => {
-      const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
-      return i < 0 ? null : argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
-    })(),
+    only: textOption(argv, 'only'),
     databaseServer: env.BENCH_DATABASE_SERVER ?? 'mysql://root@127.0.0.1:3306',
     database: env.BENCH_DATABASE ?? 'sensor_records_bench',
     servicePort: value('service-port', 'BENCH_SERVICE_PORT', 3900),
     floorPort: value('floor-port', 'BENCH_FLOOR_PORT', 3901),
     pipelineFloorPort: value('pipeline-floor-port', 'BENCH_PIPELINE_FLOOR_PORT', 3902),
+    baselinePort: value('baseline-port', 'BENCH_BASELINE_PORT', 3903),
     poolSize: value('pool-size', 'BENCH_DB_POOL_SIZE', 10),
     timeoutSec: value('timeout', 'BENCH_TIMEOUT', 900),
     siteTimezone: env.SITE_TIMEZONE ?? 'Pacific/Auckland',
   };
+}
+
+/** The text after `--name` or in `--name=text`, if given. */
+function textOption(argv, name) {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  return i < 0 ? null : argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1];
 }
 
 const log = (message) => process.stderr.write(`bench: ${message}\n`);
@@ -104,8 +121,8 @@ function childEnv(extra) {
   return { ...base, ...extra };
 }
 
-async function cli(args, env) {
-  const { code, stdout, stderr } = await runCommand(process.execPath, ['dist/cli.js', ...args], { cwd: root, env, timeoutMs: 60_000 });
+async function cli(args, env, cwd = root) {
+  const { code, stdout, stderr } = await runCommand(process.execPath, ['dist/cli.js', ...args], { cwd, env, timeoutMs: 60_000 });
   if (code !== 0) throw new Error(`node dist/cli.js ${args[0]} failed (${code}): ${stderr.trim() || stdout.trim()}`);
   const line = stdout.trim().split('\n').at(-1);
   return JSON.parse(line);
@@ -113,6 +130,8 @@ async function cli(args, env) {
 
 async function main() {
   const cfg = options(process.argv.slice(2), process.env);
+  const ingest = cfg.floorOnly || cfg.scenarios.has('ingest');
+  if (!ingest) Object.assign(cfg, { rounds: 0, warmupSec: 0, tokenDurationSec: 0, uplinkDurationSec: 0, batchSize: 0 });
   const watchdog = setTimeout(() => {
     log(`watchdog: the run exceeded ${cfg.timeoutSec} s; stopping`);
     killAll('SIGKILL');
@@ -157,9 +176,18 @@ async function main() {
   let service = null;
   /** @type {import('./processes.js').BenchChild | null} */
   let pipeline = null;
+  /** @type {{ client_id: string, client_secret: string, username: string, password: string } | null} */
   let credentials = null;
   /** @type {NodeJS.ProcessEnv} */
   let serviceEnvironment = {};
+  /** @type {string[]} */
+  let serviceFlags = [];
+  const startService = () =>
+    startChild('service', process.execPath, [...serviceFlags, ...nodeFlags('service'), 'dist/main.js'], {
+      cwd: root,
+      env: serviceEnvironment,
+      logFile: join(resultsDir, `service-${stamp}.log`),
+    });
   let token;
   let clientId;
   /** The TTS integration's key: its uplinks become records of the bench user, dev_id the device id. */
@@ -188,13 +216,10 @@ async function main() {
       SITE_TIMEZONE: cfg.siteTimezone,
     });
     // The flags `npm start` runs the service with (the heap cap), so the figures are those of a deployment.
-    const serviceFlags = [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+    serviceFlags = [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+    serviceEnvironment = serviceEnv;
     log(`starting the service on ${serviceUrl} (NODE_ENV=production${serviceFlags.length ? `, node ${serviceFlags.join(' ')}` : ''})`);
-    service = startChild('service', process.execPath, [...serviceFlags, ...nodeFlags('service'), 'dist/main.js'], {
-      cwd: root,
-      env: serviceEnv,
-      logFile: join(resultsDir, `service-${stamp}.log`),
-    });
+    service = startService();
     await waitForHttp(`${serviceUrl}/health/ready`, service, 90_000);
     const client = await cli(['client:create', '--label', 'bench'], serviceEnv);
     const username = `bench-${randomBytes(3).toString('hex')}`;
@@ -202,7 +227,6 @@ async function main() {
     const password = randomBytes(12).toString('hex');
     await cli(['user:create', '--username', username, '--password', password], serviceEnv);
     credentials = { client_id: client.client_id, client_secret: client.client_secret, username, password };
-    serviceEnvironment = serviceEnv;
     uplinkKey = (await cli(['integration:create', '--user', username, '--network', 'tts', '--dev-id', 'name'], serviceEnv)).api_key;
     clientId = client.client_id;
     token = (await passwordGrant(serviceUrl, credentials)).access_token;
@@ -261,17 +285,63 @@ async function main() {
     log(`pipeline floor listening on ${pipelineUrl}, answering ${answerSize} bytes as the service does`);
   }
 
+  // The service as built from another revision, on a database of its own, driven in the same rounds.
+  /** @type {import('./processes.js').BenchChild | null} */
+  let baseline = null;
+  /** @type {import('mysql2/promise').Connection | null} */
+  let baselineDb = null;
+  let baselineToken = '';
+  const baselineUrl = `http://127.0.0.1:${cfg.baselinePort}`;
+  if (cfg.baseline && ingest && service && credentials) {
+    log(`building the baseline from ${cfg.baseline}`);
+    const dir = await buildBaseline(root, cfg.baseline);
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const baselineDatabase = `${cfg.database}_baseline`;
+    const baselineAdmin = await ensureServer(cfg.databaseServer);
+    await recreateDatabase(baselineAdmin, baselineDatabase);
+    await baselineAdmin.end();
+    baselineDb = await openDatabase(cfg.databaseServer, baselineDatabase);
+    const env = {
+      ...serviceEnvironment,
+      PORT: String(cfg.baselinePort),
+      BASE_URL: `http://localhost:${cfg.baselinePort}`,
+      DATABASE_URL: `${cfg.databaseServer.replace(/\/+$/, '')}/${baselineDatabase}`,
+    };
+    baseline = startChild('baseline', process.execPath, [...serviceFlags, 'dist/main.js'], {
+      cwd: dir,
+      env,
+      logFile: join(resultsDir, `baseline-${stamp}.log`),
+    });
+    await waitForHttp(`${baselineUrl}/health/ready`, baseline, 90_000);
+    const client = await cli(['client:create', '--label', 'bench'], env, dir);
+    await cli(['user:create', '--username', 'bench-baseline', '--password', credentials.password], env, dir);
+    baselineToken = (
+      await passwordGrant(baselineUrl, {
+        ...credentials,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        username: 'bench-baseline',
+      })
+    ).access_token;
+    log(`baseline ${cfg.baseline} listening on ${baselineUrl}`);
+  }
+
   // Peak memory: VmHWM at the end, plus our own VmRSS samples in case a process dies early.
   const memory = {
     service: { readyRssMiB: service ? memoryOf(service.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
     pipeline: { readyRssMiB: pipeline ? memoryOf(pipeline.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
     floor: { readyRssMiB: memoryOf(floor.pid).rssMiB, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
+    baseline: { readyRssMiB: baseline ? memoryOf(baseline.pid).rssMiB : NaN, ingestHwmMiB: NaN, hwmMiB: NaN, rssPeakMiB: 0 },
   };
   const sample = () => {
-    for (const [name, child] of /** @type {Array<['service' | 'pipeline' | 'floor', import('./processes.js').BenchChild | null]>} */ ([
+    for (const [
+      name,
+      child,
+    ] of /** @type {Array<['service' | 'pipeline' | 'floor' | 'baseline', import('./processes.js').BenchChild | null]>} */ ([
       ['service', service],
       ['pipeline', pipeline],
       ['floor', floor],
+      ['baseline', baseline],
     ])) {
       if (!child || child.exitCode !== null) continue;
       const m = memoryOf(child.pid);
@@ -284,12 +354,13 @@ async function main() {
   const uplinks = uplinkTemplates();
   const dbPid = databaseServerPid();
   /** The process serving each side: the batch scenario is the service's batch route. */
-  const children = { service, pipeline, floor, batch: service };
+  const children = { service, pipeline, floor, batch: service, baseline };
   /** @type {Array<[keyof typeof children, string]>} */
   const allSides = cfg.floorOnly
     ? [['floor', floorUrl]]
     : [
         ['service', serviceUrl],
+        ...(baseline ? /** @type {Array<[keyof typeof children, string]>} */ ([['baseline', baselineUrl]]) : []),
         ['pipeline', pipelineUrl],
         ['floor', floorUrl],
         ...(cfg.batchSize > 0 ? /** @type {Array<[keyof typeof children, string]>} */ ([['batch', serviceUrl]]) : []),
@@ -298,8 +369,12 @@ async function main() {
   const problems = [];
   const runs = [];
   let runIndex = 0;
-  /** `route`: `uplinks` loads the TTS webhook instead of the sensor-record route (service only). */
-  const oneRun = async (side, url, round, durationSec, route = 'records') => {
+  /**
+   * `route`: `uplinks` loads the TTS webhook instead of the sensor-record route (service only). A run
+   * with a `tag` (a scenario of its own, such as submissions during a refresh burst) is reported under
+   * it and kept out of the ingestion rounds.
+   */
+  const oneRun = async (side, url, round, durationSec, route = 'records', tag = '') => {
     runIndex++;
     const prefix = `b${runIndex}${route === 'uplinks' ? 'u' : side[0]}`;
     const child = children[side];
@@ -312,7 +387,7 @@ async function main() {
     const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(dbPid), load: process.cpuUsage() };
     const run = await ingestRun({
       baseUrl: url,
-      token,
+      token: side === 'baseline' ? baselineToken : token,
       prefix,
       connections,
       durationSec,
@@ -330,7 +405,7 @@ async function main() {
       database: cpuMs(cpuSecondsOf(dbPid) - cpuBefore.database),
       loadGenerator: cpuMs((load.user + load.system) / 1e6),
     };
-    const accounting = await account(run, db, prefix, connections, reportsPerRequest);
+    const accounting = await account(run, side === 'baseline' && baselineDb ? baselineDb : db, prefix, connections, reportsPerRequest);
     const perRequest = counterRates(before, await statusCounters(db), accounting.rows);
     const summary = {
       side,
@@ -342,8 +417,8 @@ async function main() {
       cpuPerRequestMs,
       databasePerRow: perRequest,
     };
-    if (route === 'records') runs.push(summary);
-    const label = `${side}${route === 'uplinks' ? ' TTS uplinks' : ''}`;
+    if (route === 'records' && !tag) runs.push(summary);
+    const label = `${side}${route === 'uplinks' ? ' TTS uplinks' : ''}${tag ? ` ${tag}` : ''}`;
     for (const problem of accounting.problems) problems.push(`${label} round ${round}: ${problem}`);
     log(
       `${round === 0 ? 'warm-up' : `round ${round}`} ${label}: ${summary.requestsPerSec.toFixed(0)} req/s` +
@@ -365,7 +440,9 @@ async function main() {
   }
 
   sample();
-  for (const side of /** @type {const} */ (['service', 'pipeline', 'floor'])) memory[side].ingestHwmMiB = memory[side].hwmMiB;
+  for (const side of /** @type {const} */ (['service', 'pipeline', 'floor', 'baseline'])) memory[side].ingestHwmMiB = memory[side].hwmMiB;
+  if (baseline) await stop(baseline);
+  await baselineDb?.end();
 
   // The TTS webhook beside the sensor-record route: the same service, user and database.
   let uplinkSummary = null;
@@ -409,6 +486,47 @@ async function main() {
     }
   }
 
+  // Submissions while a refresh burst runs against their rate alone, in alternating runs (alone,
+  // during, alone, during): the token endpoint must not starve ingestion.
+  /** @type {{ aloneRecordsPerSec: number; duringRecordsPerSec: number; ratio: number; grantsPerSec: number; durationSec: number } | null} */
+  let burst = null;
+  if (!cfg.floorOnly && cfg.tokenDurationSec > 0 && service && credentials && (!cfg.only || cfg.only === 'service')) {
+    const alone = [];
+    const during = [];
+    const grants = [];
+    for (let round = 1; round <= 2; round++) {
+      alone.push((await oneRun('service', serviceUrl, round, cfg.tokenDurationSec, 'records', 'alone')).requestsPerSec);
+      const chains = await refreshChains(serviceUrl, credentials, cfg.tokenConcurrency);
+      const [submissions, refreshes] = await Promise.all([
+        oneRun('service', serviceUrl, round, cfg.tokenDurationSec, 'records', 'during a refresh burst'),
+        tokenRun({
+          baseUrl: serviceUrl,
+          kind: 'refresh',
+          credentials,
+          concurrency: cfg.tokenConcurrency,
+          durationSec: cfg.tokenDurationSec,
+          chains,
+        }),
+      ]);
+      during.push(submissions.requestsPerSec);
+      grants.push(refreshes.grantsPerSec);
+      if (refreshes.failed > 0)
+        problems.push(`refresh burst round ${round}: ${refreshes.failed} failed grant(s) ${JSON.stringify(refreshes.statusCodes)}`);
+      log(
+        `refresh burst round ${round}: ${refreshes.grantsPerSec.toFixed(0)} grants/s beside ${submissions.requestsPerSec.toFixed(0)} submissions/s`,
+      );
+    }
+    const aloneRate = median(alone);
+    const duringRate = median(during);
+    burst = {
+      aloneRecordsPerSec: aloneRate,
+      duringRecordsPerSec: duringRate,
+      ratio: duringRate / aloneRate,
+      grantsPerSec: median(grants),
+      durationSec: cfg.tokenDurationSec,
+    };
+  }
+
   clearInterval(sampler);
   sample();
   // After everything else, while the service is idle: the ceiling the grant rate is read against.
@@ -418,16 +536,58 @@ async function main() {
       `RSA-2048 signatures/s: one thread ${signing.oneThread.toFixed(0)}, thread pool (${signing.threadPoolSize} threads) ${signing.threadPool.toFixed(0)}`,
     );
   }
+
+  // The read side on a freshly started service, so that its memory figures are its own.
+  /** @type {(Record<string, unknown> & { table: string }) | null} */
+  let readSide = null;
+  if (cfg.scenarios.has('read') && !cfg.floorOnly && service && credentials) {
+    const readerPassword = randomBytes(12).toString('hex');
+    const reader = await cli(['user:create', '--username', 'bench-reader', '--password', readerPassword], serviceEnvironment);
+    await stop(service);
+    log(`seeding ${cfg.records} records over ${cfg.sensors} sensors for uid ${reader.uid}`);
+    const seedSeconds = await seedRecords(db, { uid: reader.uid, records: cfg.records, sensors: cfg.sensors, log });
+    log('filling the sensor table by the migration (revert, then run again)');
+    const fillStarted = Date.now();
+    for (const command of ['migration:revert', 'migration:run']) {
+      const ran = await runCommand(
+        process.execPath,
+        ['node_modules/tsx/dist/cli.mjs', 'node_modules/typeorm/cli.js', command, '-d', 'ormconfig.ts'],
+        { cwd: root, env: serviceEnvironment, timeoutMs: 1_800_000 },
+      );
+      if (ran.code !== 0) throw new Error(`${command} failed:\n${ran.stdout}${ran.stderr}`);
+    }
+    const fillSeconds = (Date.now() - fillStarted) / 1000;
+    service = startService();
+    await waitForHttp(`${serviceUrl}/health/ready`, service, 90_000);
+    const readerToken = (await passwordGrant(serviceUrl, { ...credentials, username: 'bench-reader', password: readerPassword }))
+      .access_token;
+    const result = await readScenarios({ baseUrl: serviceUrl, token: readerToken, pid: service.pid, log });
+    const plans = await explainPlans(db, reader.uid);
+    const measuredReadSide = { records: cfg.records, sensors: cfg.sensors, seedSeconds, fillSeconds, result, plans };
+    readSide = { ...measuredReadSide, table: readSideReport(measuredReadSide) };
+  }
   const measured = (side) => runs.filter((r) => r.side === side && r.round > 0);
-  const rounds = { service: measured('service'), pipeline: measured('pipeline'), floor: measured('floor'), batch: measured('batch') };
+  const rounds = {
+    service: measured('service'),
+    pipeline: measured('pipeline'),
+    floor: measured('floor'),
+    batch: measured('batch'),
+    baseline: measured('baseline'),
+  };
   const summaries = {
     service: sideSummary(rounds.service),
     pipeline: sideSummary(rounds.pipeline),
     floor: sideSummary(rounds.floor),
     batch: sideSummary(rounds.batch),
+    baseline: sideSummary(rounds.baseline),
   };
   const machine = `${os.cpus().length} CPUs ${os.cpus()[0]?.model?.trim() ?? ''}, node ${process.version}, MariaDB ${version}`;
-  const table = markdownReport({ config: cfg, summaries, rounds, memory, tokens, uplinks: uplinkSummary, signing, machine });
+  const tables = [];
+  if (ingest)
+    tables.push(markdownReport({ config: cfg, summaries, rounds, memory, tokens, burst, uplinks: uplinkSummary, signing, machine }));
+  if (rounds.baseline.length > 0) tables.push(baselineReport({ revision: cfg.baseline, summaries, rounds, memory }));
+  if (readSide) tables.push(`${readSide.table}\n\n(${machine})`);
+  const table = tables.join('\n\n');
 
   const resultFile = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(
@@ -436,7 +596,7 @@ async function main() {
       {
         date: new Date().toISOString(),
         machine,
-        config: cfg,
+        config: { ...cfg, scenarios: [...cfg.scenarios] },
         ...summaries,
         ratios: {
           serviceToPipelineFloor: summaries.service.requestsPerSec / summaries.pipeline.requestsPerSec,
@@ -447,8 +607,10 @@ async function main() {
         memory,
         uplinks: uplinkSummary,
         tokens,
+        burst,
         signing,
         runs,
+        readSide,
         problems,
         table,
       },

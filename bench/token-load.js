@@ -51,13 +51,32 @@ const percentile = (sorted, p) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
- * Runs `concurrency` workers for `durationSec`; `kind` is `refresh` or `password`.
+ * A refresh token for each of `count` workers, each from its own password grant, a few at a time
+ * (Argon2 is deliberately slow), so that a refresh load can start at full speed.
+ * @param {string} baseUrl
+ * @param {Record<string, string>} credentials
+ * @param {number} count
+ * @param {import('node:http').Agent} [agent]
+ */
+export async function refreshChains(baseUrl, credentials, count, agent = undefined) {
+  const chains = [];
+  for (let i = 0; i < count; i += 4) {
+    const batch = Array.from({ length: Math.min(4, count - i) }, () => passwordGrant(baseUrl, credentials, agent, 30_000));
+    chains.push(...(await Promise.all(batch)).map((t) => t.refresh_token));
+  }
+  return chains;
+}
+
+/**
+ * Runs `concurrency` workers for `durationSec`; `kind` is `refresh` or `password`. Refresh workers
+ * start from `chains` when given (one refresh token each), else from password grants made before the
+ * clock starts.
  * `credentials`: client_id, client_secret, username, password; `users`: `{ username, password }` for the
  * password workers, one each (the credentials' user when there are none).
  * @param {{ baseUrl: string; kind: string; credentials: Record<string, string>; users?: Array<{ username: string; password: string }>;
- *   concurrency: number; durationSec: number; timeoutMs?: number }} options
+ *   concurrency: number; durationSec: number; timeoutMs?: number; chains?: string[] }} options
  */
-export async function tokenRun({ baseUrl, kind, credentials, users = [], concurrency, durationSec, timeoutMs = 10_000 }) {
+export async function tokenRun({ baseUrl, kind, credentials, users = [], concurrency, durationSec, timeoutMs = 10_000, chains: given }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const { client_id, client_secret, username, password } = credentials;
   const latencies = [];
@@ -66,15 +85,7 @@ export async function tokenRun({ baseUrl, kind, credentials, users = [], concurr
   let ok = 0;
   let failed = 0;
 
-  // Each refresh worker starts from its own password grant, made before the clock starts, a few at a
-  // time (Argon2 is deliberately slow).
-  const chains = [];
-  if (kind === 'refresh') {
-    for (let i = 0; i < concurrency; i += 4) {
-      const batch = Array.from({ length: Math.min(4, concurrency - i) }, () => passwordGrant(baseUrl, credentials, agent, 30_000));
-      chains.push(...(await Promise.all(batch)).map((t) => t.refresh_token));
-    }
-  }
+  const chains = kind !== 'refresh' ? [] : given ? [...given] : await refreshChains(baseUrl, credentials, concurrency, agent);
 
   const started = Date.now();
   const deadline = started + durationSec * 1000;

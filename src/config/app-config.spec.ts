@@ -11,6 +11,11 @@ describe('loadConfig', () => {
     expect(config.tokens.accessTokenTtl).toBe(300);
     expect(config.tokens.refreshTokenTtl).toBe(1209600);
     expect(config.passwordChecks).toEqual({ inFlight: 2, queue: 32 });
+    expect(config.batchesInFlight).toBe(4);
+  });
+
+  it('reads the batches one instance holds at once', () => {
+    expect(loadConfig({ BATCHES_IN_FLIGHT: '16' }).batchesInFlight).toBe(16);
   });
 
   it('reads the password check limits', () => {
@@ -54,6 +59,7 @@ describe('loadConfig', () => {
     ['BASE_URL', 'ftp://host', /BASE_URL/],
     ['PASSWORD_CHECKS_IN_FLIGHT', '0', /PASSWORD_CHECKS_IN_FLIGHT/],
     ['PASSWORD_CHECK_QUEUE', '-1', /PASSWORD_CHECK_QUEUE/],
+    ['BATCHES_IN_FLIGHT', '0', /BATCHES_IN_FLIGHT/],
     ['DB_REQUEST_TIMEOUT_MS', '100', /DB_REQUEST_TIMEOUT_MS/],
     ['DB_REQUEST_TIMEOUT_MS', '5s', /DB_REQUEST_TIMEOUT_MS/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {

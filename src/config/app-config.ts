@@ -31,6 +31,8 @@ export interface AppConfig {
   };
   /** Argon2 computations at once in this process, and how many may wait for a place. */
   passwordChecks: { inFlight: number; queue: number };
+  /** Batches of reports received, validated and stored at once by this instance; more answer 503. */
+  batchesInFlight: number;
   trustProxy?: string;
   logLevel: string;
   /** Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own. */
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perAddress: { limit: vars.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: vars.LOGIN_FAILURE_ADDRESS_WINDOW },
     },
     passwordChecks: { inFlight: vars.PASSWORD_CHECKS_IN_FLIGHT, queue: vars.PASSWORD_CHECK_QUEUE },
+    batchesInFlight: vars.BATCHES_IN_FLIGHT,
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
     metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },

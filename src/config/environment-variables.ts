@@ -115,6 +115,12 @@ export class EnvironmentVariables {
   @Max(100000)
   PASSWORD_CHECK_QUEUE: number = 32;
 
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  BATCHES_IN_FLIGHT: number = 4;
+
   @IsOptional()
   @IsString()
   TRUST_PROXY?: string;

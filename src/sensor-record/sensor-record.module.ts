@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
+import { BatchAdmissionMiddleware, BatchesInFlight } from './batch/batches-in-flight.js';
 import { BATCH_BODY_LIMIT } from './batch/parse-submission-batch.pipe.js';
 import { SENSOR_RECORD_BATCH_PATH, SensorRecordBatchController } from './batch/sensor-record-batch.controller.js';
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
@@ -18,6 +19,7 @@ import { submissionBody } from './submission/submission-body.middleware.js';
   controllers: [SensorRecordController, SensorRecordBatchController],
   providers: [
     SensorRecordService,
+    BatchesInFlight,
     { provide: CLOCK, useValue: systemClock },
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
@@ -30,6 +32,9 @@ export class SensorRecordModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Submission bodies are read as bytes: size, content type and JSON syntax are checked after the bearer guard.
     consumer.apply(submissionBody(SUBMISSION_BODY_LIMIT.bytes)).forRoutes({ path: SENSOR_RECORD_PATH, method: RequestMethod.POST });
-    consumer.apply(submissionBody(BATCH_BODY_LIMIT.bytes)).forRoutes({ path: SENSOR_RECORD_BATCH_PATH, method: RequestMethod.POST });
+    // A batch's place is taken before its body is read: the bodies held at once are what the bound is for.
+    consumer
+      .apply(BatchAdmissionMiddleware, submissionBody(BATCH_BODY_LIMIT.bytes))
+      .forRoutes({ path: SENSOR_RECORD_BATCH_PATH, method: RequestMethod.POST });
   }
 }

@@ -16,6 +16,7 @@ import { bodyTooLargeMessage } from '../../common/http/route-messages.js';
 import { ApiErrorResponse } from '../../openapi/error-response.js';
 import { unknownFormatMessage } from '../../serialization/format-negotiation.js';
 import { CreateSensorRecordDto } from '../dto/create-sensor-record.dto.js';
+import { BATCHES_BUSY_MESSAGE } from './batches-in-flight.js';
 import { BAIT_LEVEL_EXAMPLE, SPEC_EXAMPLE } from '../sensor-record.api-docs.js';
 import { CREATE_DENIED_MESSAGE } from '../sensor-record.messages.js';
 import { unsupportedContentTypeMessage } from '../submission/json-submission.js';
@@ -88,7 +89,9 @@ export function CreateSensorRecordBatchDocs() {
     ),
     ApiErrorResponse(
       503,
-      'The database is unavailable; nothing was stored. Retry after `Retry-After` seconds.',
+      'The database is unavailable, or every place for a batch is taken (BATCHES_IN_FLIGHT; `' +
+        BATCHES_BUSY_MESSAGE +
+        '`); nothing was stored. Retry after `Retry-After` seconds.',
       DATABASE_UNAVAILABLE_MESSAGE,
     ),
   );

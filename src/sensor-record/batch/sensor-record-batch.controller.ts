@@ -1,4 +1,4 @@
-import { Controller, Inject, Post, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { Authenticated } from '../../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../../auth/authenticated-user.js';
@@ -10,6 +10,7 @@ import { sensorRecordUrl } from '../../serialization/hal-links.js';
 import { AnswersJsonOnly } from '../../serialization/json-only.interceptor.js';
 import { SensorRecordService } from '../sensor-record.service.js';
 import { Submission } from '../submission/submission.decorators.js';
+import { BatchRoomGuard } from './batches-in-flight.js';
 import type { CreatedRecordDto } from './created-record.dto.js';
 import { ParseSubmissionBatchPipe } from './parse-submission-batch.pipe.js';
 import { CreateSensorRecordBatchDocs } from './sensor-record-batch.api-docs.js';
@@ -35,6 +36,7 @@ export class SensorRecordBatchController {
   @Post(SENSOR_RECORD_BATCH_PATH)
   @CreateSensorRecordBatchDocs()
   @Authenticated({ requireIngest: true })
+  @UseGuards(BatchRoomGuard)
   @AnswersJsonOnly()
   async create(
     @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) reports: ValidatedReport[],
