@@ -32,8 +32,10 @@ type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
 /**
  * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
  * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
- * stored. The body goes out as bytes, so Express adds no charset to the Content-Type; the ETag is the
- * one Express computes for the same bytes, and a conditional GET that matches it is answered 304.
+ * stored. The body goes out as bytes, so Express adds no charset to the Content-Type. A read carries
+ * the ETag Express computes for the same bytes, and a conditional GET that matches it is answered 304;
+ * a creation carries none (no request is conditional on a record that did not exist, and hashing each
+ * answer is work on the ingestion path).
  */
 @Injectable()
 export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, StreamableFile | undefined> {
@@ -54,7 +56,10 @@ export class RenderSensorRecordInterceptor implements NestInterceptor<SensorReco
         const rendered = this.serialization.render(record, format);
         const body = Buffer.from(rendered.body, 'utf8');
         response.setHeader('Content-Type', rendered.contentType);
-        if (options.created) response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
+        if (options.created) {
+          response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
+          return new StreamableFile(body, { type: rendered.contentType, length: body.length });
+        }
         const etag = (request.app.get('etag fn') as EtagFunction | undefined)?.(body, 'utf8');
         if (etag) response.setHeader('ETag', etag);
         // A GET whose If-None-Match names this ETag: no body, and Express's send() answers 304 as before.
