@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
+import { securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
 
@@ -19,7 +19,7 @@ export function configureApp(app: INestApplication): void {
   const { requestTimeoutMs } = config.database;
   app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
   // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
