@@ -23,16 +23,18 @@ export function httpLoggerOptions(config: AppConfig): Options {
     },
     // Every line logged while a request is handled carries its id at the top level.
     quietReqLogger: true,
+    // The request's own line gets its facts (below) as members when it is written, rather than from
+    // child loggers made for every request: each child serialises its bindings when it is made, and the
+    // caller, route and device are only known at the end anyway.
+    quietResLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
     serializers: {
       req: (request: { id: string; method: string; url: string }) => ({ method: request.method, path: request.url.split('?')[0] }),
       res: (response: { statusCode: number }) => ({ status: response.statusCode }),
       err: (error: Error) => ({ type: error.name, message: error.message }),
     },
-    customProps: (request, response) => {
-      const { user } = request as IncomingMessage & { user?: { uid?: number } };
-      return { route: routePattern(request), uid: user?.uid, ...readLogContext(response) };
-    },
+    customSuccessObject: (request, response, line: object) => ({ ...requestFacts(request, response), ...line }),
+    customErrorObject: (request, response, _error, line: object) => ({ ...requestFacts(request, response), ...line }),
     customLogLevel: (_request, response, error) =>
       error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
     customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,
@@ -40,6 +42,12 @@ export function httpLoggerOptions(config: AppConfig): Options {
     transport:
       config.environment === 'development' && prettyAvailable() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
   };
+}
+
+/** What the request's line says of it, besides its status and duration: the request, route, caller and context. */
+function requestFacts(request: IncomingMessage, response: ServerResponse): object {
+  const { user } = request as IncomingMessage & { user?: { uid?: number } };
+  return { req: request, route: routePattern(request), uid: user?.uid, ...readLogContext(response) };
 }
 
 function prettyAvailable(): boolean {
