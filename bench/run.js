@@ -352,7 +352,7 @@ async function main() {
   const sampler = setInterval(sample, 200);
 
   const uplinks = uplinkTemplates();
-  const dbPid = databaseServerPid();
+  const dbPid = (await serverPid(db)) ?? databaseServerPid();
   /** The process serving each side: the batch scenario is the service's batch route. */
   const children = { service, pipeline, floor, batch: service, baseline };
   /** @type {Array<[keyof typeof children, string]>} */
@@ -657,6 +657,22 @@ async function benchUsers(count, env) {
   }
   log(`${users.length} users for the password grants`);
   return users;
+}
+
+/**
+ * The process id of the database server the bench talks to, from its pid file: other MariaDB servers
+ * may run on the machine (a test cluster), and their CPU is not this run's.
+ * @param {import('mysql2/promise').Connection} db
+ */
+async function serverPid(db) {
+  try {
+    const [rows] = await db.query('SELECT @@pid_file AS pidFile');
+    const [{ pidFile }] = /** @type {[{ pidFile: string }]} */ (rows);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The node flags of the `start` script (`node <flags> dist/main.js`). */
