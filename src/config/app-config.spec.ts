@@ -56,6 +56,8 @@ describe('loadConfig', () => {
     ['PASSWORD_CHECK_QUEUE', '-1', /PASSWORD_CHECK_QUEUE/],
     ['DB_REQUEST_TIMEOUT_MS', '100', /DB_REQUEST_TIMEOUT_MS/],
     ['DB_REQUEST_TIMEOUT_MS', '5s', /DB_REQUEST_TIMEOUT_MS/],
+    ['REQUEST_BODY_TIMEOUT_MS', '50', /REQUEST_BODY_TIMEOUT_MS/],
+    ['REQUEST_BODY_TIMEOUT_MS', '300001', /REQUEST_BODY_TIMEOUT_MS/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);
