@@ -204,6 +204,18 @@ describe('POST /api-sensor/integrations/tts/uplink', () => {
       expect(await storedRows(testApp.dataSource)).toHaveLength(1);
     });
 
+    it('is the same uplink whatever the case of its DevEUI', async () => {
+      const lowerCase = structuredClone(ttsUplinkStub.threeGateways);
+      lowerCase.end_device_ids.dev_eui = lowerCase.end_device_ids.dev_eui.toLowerCase();
+
+      const first = await postTtsUplink(testApp.app, lowerCase, integration.apiKey).expect(201);
+      const again = await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey).expect(200);
+
+      expect(nidOf(again.body)).toBe(nidOf(first.body));
+      const rows = await storedRows(testApp.dataSource);
+      expect(rows.map((row) => row.uplink_key)).toEqual([`${integration.user.uid}:tts:70B3D57ED0061A4F:AY4NbcVyQm9hcVpHSw5Fmw==:1842`]);
+    });
+
     it('stores exactly one row when 20 copies arrive at once, and answers every one with a 2xx and that record', async () => {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey)),

@@ -65,17 +65,22 @@ function gateway(metadata: unknown, path: string): ReceivingGateway {
  * The `as:up:` correlation id when the stack gives one; otherwise the device, its session and the
  * frame counter, which name one uplink (the frame counter only runs up within a session). A device
  * without a session key id (activated by personalisation) may restart its counter, so its uplinks
- * are told apart by the network server's reception time as well.
+ * are told apart by the network server's reception time as well. The DevEUI is hex, whatever case
+ * it is written in: upper case, as the stack sends it and as the record's dev_id has it.
  */
 function uplinkId(body: Record<string, unknown>, device: Record<string, unknown>, uplink: Record<string, unknown>): string {
   const correlated = list(member(body, 'correlation_ids')).find(
     (id): id is string => typeof id === 'string' && id.startsWith(APPLICATION_UPLINK_ID),
   );
   if (correlated) return correlated;
-  const eui = member(device, 'dev_eui');
+  const eui = euiForKey(member(device, 'dev_eui'));
   const deviceId = eui ?? `${idPart(member(member(device, 'application_ids'), 'application_id'))}/${idPart(member(device, 'device_id'))}`;
   const session = member(uplink, 'session_key_id');
   const parts = [deviceId, session, member(uplink, 'f_cnt') ?? 0];
   if (session === undefined) parts.push(member(uplink, 'received_at'));
   return parts.map(idPart).join(':');
+}
+
+function euiForKey(eui: unknown): unknown {
+  return typeof eui === 'string' ? eui.toUpperCase() : eui;
 }
