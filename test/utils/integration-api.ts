@@ -57,3 +57,14 @@ export function postChirpstackEvent(
     contentType,
   );
 }
+
+/** A copy of `body` with the member at `path` (`uplink_message.rx_metadata[1]`) set to `value`. */
+export function withMember<T extends object>(body: T, path: string, value: unknown): T {
+  const copy = structuredClone(body);
+  const keys = path.match(/[^.[\]]+/g) ?? [];
+  const parent = keys
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((object, key) => object[key] as Record<string, unknown>, copy as Record<string, unknown>);
+  parent[keys.at(-1)!] = value;
+  return copy;
+}
