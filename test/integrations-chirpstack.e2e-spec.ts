@@ -143,6 +143,14 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
       'The query parameter "event" is missing: ChirpStack names each event in it (?event=up).',
     ],
     [
+      'event given twice',
+      400,
+      { query: 'event=up&event=join' },
+      'application/json',
+      '{}',
+      'The query parameter "event" is given more than once: ChirpStack names one event in it (?event=up).',
+    ],
+    [
       'not an uplink event',
       422,
       'up',
@@ -152,6 +160,14 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
     ],
   ])('refuses %s: %i', async (_case, status, event, contentType, body, message) => {
     await postChirpstackEvent(testApp.app, event, body, integration.apiKey, contentType).expect(status, { message });
+  });
+
+  it('quotes the event it acknowledges on one line, control characters escaped', async () => {
+    const response = await postChirpstackEvent(testApp.app, 'jo\nin\u0007', chirpstackEventStub.join, integration.apiKey).expect(200);
+
+    expect(response.body).toEqual({
+      message: 'A "jo\\u000ain\\u0007" event is acknowledged and not stored: only "up" events become sensor records.',
+    });
   });
 
   it.each([

@@ -145,7 +145,11 @@ export function ChirpstackEventDocs() {
         },
       },
     }),
-    ApiErrorResponse(400, 'The `event` query parameter is missing.', UPLINK_BODY_MESSAGES.noEvent),
+    ApiErrorResponse(
+      400,
+      'The `event` query parameter is missing, given more than once, or not one plain value.',
+      UPLINK_BODY_MESSAGES.noEvent,
+    ),
     ApiErrorResponse(
       422,
       'The body is not JSON, not an object, or not a ChirpStack uplink event (a member of it of the wrong JSON type included).',

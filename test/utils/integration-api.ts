@@ -44,14 +44,17 @@ export function postTtsUplink(target: Target, body: unknown, key?: string, conte
 
 export function postChirpstackEvent(
   target: Target,
-  event: string | undefined,
+  /** The event, or the query string as it stands (`{ query: 'event=up&event=join' }`). */
+  event: string | { query: string } | undefined,
   body: unknown,
   key?: string,
   contentType: string | null = 'application/json',
 ) {
   return post(
     target,
-    event === undefined ? CHIRPSTACK_URL : `${CHIRPSTACK_URL}?event=${encodeURIComponent(event)}`,
+    event === undefined
+      ? CHIRPSTACK_URL
+      : `${CHIRPSTACK_URL}?${typeof event === 'string' ? `event=${encodeURIComponent(event)}` : event.query}`,
     body,
     key,
     contentType,

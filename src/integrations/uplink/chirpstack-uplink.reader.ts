@@ -1,4 +1,6 @@
+import { ApiException } from '../../common/errors/api-exception.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
+import { UPLINK_BODY_MESSAGES } from './parse-uplink.pipe.js';
 import { idPart, type Located, member, type ReceivingGateway, StrictMembers, type UplinkReading } from './uplink-reading.js';
 
 /** ChirpStack's HTTP integration names the event in `?event=`; only `up` makes a record. */
@@ -7,6 +9,14 @@ export const CHIRPSTACK_UPLINK_EVENT = 'up';
 export const CHIRPSTACK_OTHER_EVENTS = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'] as const;
 
 const read = new StrictMembers('chirpstack');
+
+/** The event `?event=` names: one plain value (docs/interface.md#chirpstack), else 400. */
+export function readChirpstackEvent(event: unknown): string {
+  if (Array.isArray(event)) throw new ApiException(400, UPLINK_BODY_MESSAGES.repeatedEvent);
+  if (typeof event === 'object' && event !== null) throw new ApiException(400, UPLINK_BODY_MESSAGES.eventNotPlain);
+  if (typeof event !== 'string' || event === '') throw new ApiException(400, UPLINK_BODY_MESSAGES.noEvent);
+  return event;
+}
 
 /**
  * The `up` event ChirpStack (v4) posts with its JSON marshaler: the `UplinkEvent` of chirpstack's

@@ -29,6 +29,8 @@ export const UPLINK_BODY_MESSAGES = {
   /** A member the network server sends with one JSON type, present with another. */
   wrongType: (network: IntegrationNetwork, path: string, expected: string) => `${NOT_THE_MESSAGE[network]}: ${path} is not ${expected}.`,
   noEvent: 'The query parameter "event" is missing: ChirpStack names each event in it (?event=up).',
+  repeatedEvent: 'The query parameter "event" is given more than once: ChirpStack names one event in it (?event=up).',
+  eventNotPlain: 'The query parameter "event" is not one plain value: ChirpStack names one event in it (?event=up).',
 } as const;
 
 /**
