@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
+import { answerClientErrors } from './common/http/client-errors.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
@@ -20,6 +22,7 @@ export function configureApp(app: INestApplication): void {
   app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
   // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
   app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs);
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));

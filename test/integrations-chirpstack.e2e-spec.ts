@@ -1,5 +1,5 @@
 import { chirpstackEventStub } from './fixtures/chirpstack-event.stub.js';
-import { createIntegration, postChirpstackEvent, type TestIntegration } from './utils/integration-api.js';
+import { createIntegration, postChirpstackEvent, type TestIntegration, withMember } from './utils/integration-api.js';
 import { storedRows } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
@@ -143,6 +143,14 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
       'The query parameter "event" is missing: ChirpStack names each event in it (?event=up).',
     ],
     [
+      'event given twice',
+      400,
+      { query: 'event=up&event=join' },
+      'application/json',
+      '{}',
+      'The query parameter "event" is given more than once: ChirpStack names one event in it (?event=up).',
+    ],
+    [
       'not an uplink event',
       422,
       'up',
@@ -152,5 +160,30 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
     ],
   ])('refuses %s: %i', async (_case, status, event, contentType, body, message) => {
     await postChirpstackEvent(testApp.app, event, body, integration.apiKey, contentType).expect(status, { message });
+  });
+
+  it('quotes the event it acknowledges on one line, control characters escaped', async () => {
+    const response = await postChirpstackEvent(testApp.app, 'jo\nin\u0007', chirpstackEventStub.join, integration.apiKey).expect(200);
+
+    expect(response.body).toEqual({
+      message: 'A "jo\\u000ain\\u0007" event is acknowledged and not stored: only "up" events become sensor records.',
+    });
+  });
+
+  it.each([
+    ['rxInfo', 'notalist', 'a list'],
+    ['rxInfo[0]', 'gw', 'an object'],
+    ['rxInfo[0].gatewayId', 1, 'a string'],
+    ['deviceInfo.devEui', ['x'], 'a string'],
+    ['deviceInfo.deviceName', null, 'a string'],
+    ['object', [{ event: 'Sprung' }], 'an object'],
+    ['deduplicationId', 42, 'a string'],
+  ])('refuses an up event with %s as %j: 422 naming the member, nothing stored', async (path, value, expected) => {
+    const up = withMember(chirpstackEventStub.up, path, value);
+
+    await postChirpstackEvent(testApp.app, 'up', up, integration.apiKey).expect(422, {
+      message: `The body is not a ChirpStack uplink event: ${path} is not ${expected}.`,
+    });
+    expect(await storedRows(testApp.dataSource)).toEqual([]);
   });
 });

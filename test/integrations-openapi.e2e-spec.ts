@@ -20,6 +20,7 @@ describe('OpenAPI description of the integration routes', () => {
   let testApp: TestApp;
   let tts: Operation;
   let chirpstack: Operation;
+  let securitySchemes: Record<string, Record<string, unknown>>;
 
   const documentedMessage = (operation: Operation, status: number) =>
     operation.responses[String(status)]!.content!['application/json']!.example!.message;
@@ -28,7 +29,9 @@ describe('OpenAPI description of the integration routes', () => {
     testApp = await createTestApp();
     const document = (await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200)).body as {
       paths: Record<string, { post: Operation }>;
+      components: { securitySchemes: Record<string, Record<string, unknown>> };
     };
+    securitySchemes = document.components.securitySchemes;
     tts = document.paths[TTS_UPLINK_URL]!.post;
     chirpstack = document.paths[CHIRPSTACK_URL]!.post;
   });
@@ -46,6 +49,15 @@ describe('OpenAPI description of the integration routes', () => {
     expect(Object.keys(tts.responses).sort()).toEqual(['200', '201', '202', '401', '403', '413', '415', '422', '429', '503']);
     expect(Object.keys(chirpstack.responses).sort()).toEqual(['200', '201', '202', '400', '401', '403', '413', '415', '422', '429', '503']);
     expect(chirpstack.parameters).toContainEqual(expect.objectContaining({ name: 'event', in: 'query', required: true }));
+  });
+
+  it('describes the integration key as the opaque string integration:create gives, not as a JWT', async () => {
+    const { apiKey } = await createIntegration(testApp.app, { network: 'tts' });
+
+    expect(securitySchemes['integration-key']).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
+    expect(securitySchemes['integration-key']!.description).toContain(`base64url (${apiKey.length} characters)`);
+    expect(apiKey).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
   it('takes its example bodies: an uplink is stored, a simulated one acknowledged', async () => {

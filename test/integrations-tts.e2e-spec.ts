@@ -2,7 +2,7 @@ import request from 'supertest';
 import { LOG_DESTINATION } from '../src/logging/logging.module.js';
 import { ttsUplinkStub } from './fixtures/tts-uplink.stub.js';
 import { createClient, obtainTokens } from './utils/auth-fixtures.js';
-import { createIntegration, postTtsUplink, type TestIntegration } from './utils/integration-api.js';
+import { createIntegration, postTtsUplink, type TestIntegration, withMember } from './utils/integration-api.js';
 import { storedRows } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
@@ -204,6 +204,18 @@ describe('POST /api-sensor/integrations/tts/uplink', () => {
       expect(await storedRows(testApp.dataSource)).toHaveLength(1);
     });
 
+    it('is the same uplink whatever the case of its DevEUI', async () => {
+      const lowerCase = structuredClone(ttsUplinkStub.threeGateways);
+      lowerCase.end_device_ids.dev_eui = lowerCase.end_device_ids.dev_eui.toLowerCase();
+
+      const first = await postTtsUplink(testApp.app, lowerCase, integration.apiKey).expect(201);
+      const again = await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey).expect(200);
+
+      expect(nidOf(again.body)).toBe(nidOf(first.body));
+      const rows = await storedRows(testApp.dataSource);
+      expect(rows.map((row) => row.uplink_key)).toEqual([`${integration.user.uid}:tts:70B3D57ED0061A4F:AY4NbcVyQm9hcVpHSw5Fmw==:1842`]);
+    });
+
     it('stores exactly one row when 20 copies arrive at once, and answers every one with a 2xx and that record', async () => {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey)),
@@ -326,6 +338,27 @@ describe('POST /api-sensor/integrations/tts/uplink', () => {
       ],
     ])('%s: %i', async (_case, status, contentType, body, message) => {
       await postTtsUplink(testApp.app, body, integration.apiKey, contentType).expect(status, { message });
+    });
+
+    it.each([
+      ['uplink_message', 'str', 'an object'],
+      ['uplink_message', null, 'an object'],
+      ['uplink_message.rx_metadata', 'x', 'a list'],
+      ['uplink_message.rx_metadata[1]', 7, 'an object'],
+      ['uplink_message.rx_metadata[0].gateway_ids.eui', ['B827EBFFFE8A1B2C'], 'a string'],
+      ['end_device_ids.dev_eui', ['70B3D57ED0061A4F'], 'a string'],
+      ['end_device_ids.device_id', { id: 'trap-0417' }, 'a string'],
+      ['uplink_message.decoded_payload', 'Sprung', 'an object'],
+      ['uplink_message.session_key_id', 5, 'a string'],
+      ['correlation_ids', 'as:up:01', 'a list'],
+      ['simulated', 'false', 'true or false'],
+    ])('%s as %j: 422 naming the member, nothing stored', async (path, value, expected) => {
+      const uplink = withMember(ttsUplinkStub.threeGateways, path, value);
+
+      await postTtsUplink(testApp.app, uplink, integration.apiKey).expect(422, {
+        message: `The body is not a message of The Things Stack: ${path} is not ${expected}.`,
+      });
+      expect(await storedRows(testApp.dataSource)).toEqual([]);
     });
 
     it('over 64 KiB: 413', async () => {

@@ -1,7 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
+import { ingestCaller } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
+
+interface GetOperation {
+  parameters?: Array<{ name: string; in: string }>;
+  responses: Record<string, { content?: Record<string, { example?: { message?: string } }> }>;
+}
 
 describe('OpenAPI description', () => {
   let testApp: TestApp;
@@ -95,6 +101,32 @@ describe('OpenAPI description', () => {
     expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429', '503']);
     expect(token.responses['401'].content['application/json'].examples.invalid_client.value.error).toBe('invalid_client');
     expect(token.responses['503'].content['application/json'].examples.temporarily_unavailable.value.error).toBe('temporarily_unavailable');
+  });
+
+  it('documents _format and its 406 on every read route that negotiates a format, with the message the route answers', async () => {
+    const { accessToken } = await ingestCaller(testApp.app);
+    const paths = (await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200)).body.paths as Record<
+      string,
+      { get?: GetOperation }
+    >;
+    const reads = Object.entries(paths).filter(([, operations]) => operations.get !== undefined);
+
+    for (const [path, { get }] of reads) {
+      const documented = get!.parameters?.some((parameter) => parameter.name === '_format' && parameter.in === 'query') ?? false;
+      const example = get!.responses['406']?.content?.['application/json']?.example?.message;
+      // The documented example names an unknown format: the route must answer that very text for it.
+      const unknown = /the specified format (\S+)\. /.exec(example ?? '')?.[1] ?? 'yaml';
+      const answer = await request(testApp.app.getHttpServer())
+        .get(`${path.replace(/\{\w+\}/g, '1')}?_format=${unknown}`)
+        .set('Authorization', `Bearer ${accessToken}`);
+
+      expect({ path, documented, '406': example !== undefined }).toEqual({
+        path,
+        documented: answer.status === 406,
+        '406': answer.status === 406,
+      });
+      if (documented) expect({ path, message: answer.body.message }).toEqual({ path, message: example });
+    }
   });
 
   it('serves a browsable page', async () => {

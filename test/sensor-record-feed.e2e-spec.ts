@@ -1,8 +1,12 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { get as httpGet, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { SensorRecordInsert } from '../src/sensor-record/sensor-record-insert.js';
 import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js';
+import { SerializationService } from '../src/serialization/serialization.service.js';
 import { sensorRecordRowStub } from './fixtures/sensor-record-row.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -254,6 +258,64 @@ describe('GET /api-sensor/sensor-records', () => {
     expect(page.headers.link).toBe(
       `<http://localhost:3000/api-sensor/sensor-records?changed_since=${encodeURIComponent(utc(created.getTime()))}&changed_since_nid=${pageRows[1000]![0]}&limit=1000&_format=csv>; rel="next"`,
     );
+  });
+
+  it('serves other requests while it renders a large page', async () => {
+    const writer = testApp.app.get(SensorRecordWriter);
+    const created = new Date(clock.now());
+    const count = 2000;
+    await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        writer.write({
+          ...sensorRecordRowStub,
+          uuid: randomUUID(),
+          uid: owner.uid,
+          revisionUid: owner.uid,
+          created,
+          changed: created,
+          fieldSequence: index,
+        }),
+      ),
+    );
+    settle();
+    const rendered = jest.spyOn(testApp.app.get(SerializationService), 'render');
+    await testApp.app.listen(0, '127.0.0.1');
+    const server = testApp.app.getHttpServer() as Server;
+    const port = (server.address() as AddressInfo).port;
+    let renderedWhenHealthArrived: number | undefined;
+    server.on('request', (request: IncomingMessage) => {
+      if (request.url === '/health') renderedWhenHealthArrived = rendered.mock.calls.length;
+    });
+
+    // The health check is sent once the page's first bytes are in, while the rest is still being rendered.
+    const page = await new Promise<{ body: string; health: number }>((resolve, reject) => {
+      let health: Promise<number> | undefined;
+      const chunks: Buffer[] = [];
+      const call = httpGet(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `${FEED_URL}?limit=${count}&_format=xml`,
+          headers: { Authorization: `Bearer ${owner.accessToken}` },
+        },
+        (response) => {
+          response.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            health ??= fetch(`http://127.0.0.1:${port}/health`).then((answer) => answer.status);
+          });
+          response.on(
+            'end',
+            () => void health!.then((status) => resolve({ body: Buffer.concat(chunks).toString('utf8'), health: status })),
+          );
+        },
+      );
+      call.on('error', reject);
+    });
+
+    expect(page.health).toBe(200);
+    expect(page.body.match(/<records>/g)).toHaveLength(count);
+    expect(renderedWhenHealthArrived).toBeGreaterThan(0);
+    expect(renderedWhenHealthArrived).toBeLessThan(count);
   });
 
   it('reads changed_since as metadata.time is read, a + sent unencoded included', async () => {

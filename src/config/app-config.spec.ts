@@ -62,6 +62,8 @@ describe('loadConfig', () => {
     ['BATCHES_IN_FLIGHT', '0', /BATCHES_IN_FLIGHT/],
     ['DB_REQUEST_TIMEOUT_MS', '100', /DB_REQUEST_TIMEOUT_MS/],
     ['DB_REQUEST_TIMEOUT_MS', '5s', /DB_REQUEST_TIMEOUT_MS/],
+    ['REQUEST_BODY_TIMEOUT_MS', '50', /REQUEST_BODY_TIMEOUT_MS/],
+    ['REQUEST_BODY_TIMEOUT_MS', '300001', /REQUEST_BODY_TIMEOUT_MS/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);

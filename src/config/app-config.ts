@@ -15,6 +15,8 @@ export interface AppConfig {
   /** Public address of the service, without a trailing slash: HAL links and the type href use it. */
   baseUrl: string;
   database: DatabaseConfig;
+  /** The longest a request may take to arrive, its headers and body; past it the answer is 408. */
+  requestBodyTimeoutMs: number;
   /** Further attempts to reach a database that refuses connections at start-up (waits 1 s, 2 s, 4 s, …). */
   databaseConnectRetries: number;
   siteTimezone: string;
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     baseUrl: (vars.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     database: databaseConfig(vars),
+    requestBodyTimeoutMs: vars.REQUEST_BODY_TIMEOUT_MS,
     databaseConnectRetries: vars.DB_CONNECT_RETRIES,
     siteTimezone: vars.SITE_TIMEZONE,
     tokens: {

@@ -59,6 +59,13 @@ export class EnvironmentVariables {
   @Max(60000)
   DB_REQUEST_TIMEOUT_MS: number = 3000;
 
+  // Node's own default is five minutes, a connection held all that time by a body cut short.
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  REQUEST_BODY_TIMEOUT_MS: number = 10000;
+
   @Validate(IsTimeZoneName)
   SITE_TIMEZONE: string = 'Pacific/Auckland';
 

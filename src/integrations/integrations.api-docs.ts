@@ -103,7 +103,11 @@ export function TtsUplinkDocs() {
         },
       },
     }),
-    ApiErrorResponse(422, 'The body is not JSON, not an object, or not a message of The Things Stack.', UPLINK_BODY_MESSAGES.notTts),
+    ApiErrorResponse(
+      422,
+      'The body is not JSON, not an object, or not a message of The Things Stack (a member of it of the wrong JSON type included).',
+      UPLINK_BODY_MESSAGES.notTts,
+    ),
   );
 }
 
@@ -141,7 +145,15 @@ export function ChirpstackEventDocs() {
         },
       },
     }),
-    ApiErrorResponse(400, 'The `event` query parameter is missing.', UPLINK_BODY_MESSAGES.noEvent),
-    ApiErrorResponse(422, 'The body is not JSON, not an object, or not a ChirpStack uplink event.', UPLINK_BODY_MESSAGES.notChirpstack),
+    ApiErrorResponse(
+      400,
+      'The `event` query parameter is missing, given more than once, or not one plain value.',
+      UPLINK_BODY_MESSAGES.noEvent,
+    ),
+    ApiErrorResponse(
+      422,
+      'The body is not JSON, not an object, or not a ChirpStack uplink event (a member of it of the wrong JSON type included).',
+      UPLINK_BODY_MESSAGES.notChirpstack,
+    ),
   );
 }

@@ -10,7 +10,7 @@ import { ChirpstackEventDocs, TtsUplinkDocs } from './integrations.api-docs.js';
 import { UPLINK_PATHS } from './integration-network.js';
 import type { IntegrationCaller } from './key/integration-caller.js';
 import { CurrentIntegration, IntegrationEndpoint } from './key/integration-endpoint.decorator.js';
-import { CHIRPSTACK_UPLINK_EVENT, readChirpstackUplink } from './uplink/chirpstack-uplink.reader.js';
+import { CHIRPSTACK_UPLINK_EVENT, readChirpstackEvent, readChirpstackUplink } from './uplink/chirpstack-uplink.reader.js';
 import { ParseUplinkPipe, UPLINK_BODY_MESSAGES } from './uplink/parse-uplink.pipe.js';
 import { IGNORED_MESSAGES, type UplinkAnswer } from './uplink/uplink-answer.js';
 import { readTtsMessage } from './uplink/tts-uplink.reader.js';
@@ -55,14 +55,14 @@ export class IntegrationsController {
   async chirpstack(
     @Submission(new ParseUplinkPipe('chirpstack')) body: Record<string, unknown>,
     @SubmissionText() requestBody: string,
-    @Query('event') event: unknown,
+    @Query('event') eventParameter: unknown,
     @CurrentIntegration() caller: IntegrationCaller,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile | Record<string, unknown>> {
-    if (typeof event !== 'string' || event === '') throw new ApiException(400, UPLINK_BODY_MESSAGES.noEvent);
+    const event = readChirpstackEvent(eventParameter);
     // Every other event, those of later ChirpStack versions included, is acknowledged: ChirpStack does not retry.
     if (event !== CHIRPSTACK_UPLINK_EVENT) {
-      return this.answer(response, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.chirpstackEvent(event.slice(0, 32)) });
+      return this.answer(response, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.chirpstackEvent(event) });
     }
     const reading = readChirpstackUplink(body);
     if (!reading) throw new ApiException(422, UPLINK_BODY_MESSAGES.notChirpstack);

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../config/app-config.js';
+import { INTEGRATION_KEY_BYTES } from '../integrations/admin/integrations.service.js';
 
 /** The version the package declares (package.json sits two levels up from src/openapi and dist/openapi alike). */
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -20,7 +21,15 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): void {
       .addServer(config.baseUrl)
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
       .addBearerAuth(
-        { type: 'http', scheme: 'bearer', description: 'An integration key from `integration:create`, for the network-server routes.' },
+        {
+          type: 'http',
+          scheme: 'bearer',
+          // Swagger's default says JWT; an integration key is an opaque string.
+          bearerFormat: undefined,
+          description:
+            'An integration key from `integration:create`, for the network-server routes: an opaque string, ' +
+            `${INTEGRATION_KEY_BYTES} random bytes in base64url (${Math.ceil((INTEGRATION_KEY_BYTES * 4) / 3)} characters).`,
+        },
         'integration-key',
       )
       .build(),

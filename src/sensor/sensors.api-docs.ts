@@ -4,10 +4,11 @@ import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavaila
 import { invalidQueryMessage } from '../common/query/query-parameters.pipe.js';
 import { queryReasons } from '../common/query/query-rules.js';
 import { ApiErrorResponse } from '../openapi/error-response.js';
-import { unknownFormatMessage } from '../serialization/format-negotiation.js';
+import { ApiFormatDocs } from '../openapi/format-docs.js';
 import { CONTENT_TYPES, CSV_CONTENT_TYPE } from '../serialization/response-format.js';
 import { RECENT_RECORDS_DEFAULT, RECENT_RECORDS_MAX } from './dto/show-sensor-query.dto.js';
 import { SENSOR_LIST_DEFAULT_LIMIT, SENSOR_LIST_MAX_LIMIT } from './dto/list-sensors-query.dto.js';
+import { SENSOR_LIST_FORMATS, SENSOR_SHOW_FORMATS } from './sensor-formats.js';
 import { SENSORS_DENIED_MESSAGE, sensorNotFoundMessage } from './sensor.messages.js';
 import { SENSOR_STATES } from './sensor-state.js';
 
@@ -41,7 +42,7 @@ export function ListSensorsDocs() {
       description: `Sensors per page (default ${SENSOR_LIST_DEFAULT_LIMIT}); a CSV without it lists every sensor.`,
       schema: { type: 'integer', minimum: 1, maximum: SENSOR_LIST_MAX_LIMIT },
     }),
-    ApiQuery({ name: '_format', required: false, enum: ['json', 'csv'] }),
+    ApiFormatDocs(SENSOR_LIST_FORMATS),
     ApiProduces(CONTENT_TYPES.json, CSV_CONTENT_TYPE),
     ApiResponse({ status: 200, description: '`{"sensors": […], "next": url or null}`, or CSV with one line per sensor.' }),
     ApiErrorResponse(
@@ -49,7 +50,6 @@ export function ListSensorsDocs() {
       'A query parameter is invalid, repeated or unknown.',
       invalidQueryMessage([`limit: ${queryReasons.between(1, SENSOR_LIST_MAX_LIMIT)}`]),
     ),
-    ApiErrorResponse(406, 'Unknown `_format`.', unknownFormatMessage('xml', ['json', 'csv'])),
   );
 }
 
@@ -66,6 +66,7 @@ export function ShowSensorDocs() {
       description: `How many of its latest records (default ${RECENT_RECORDS_DEFAULT}).`,
       schema: { type: 'integer', minimum: 0, maximum: RECENT_RECORDS_MAX },
     }),
+    ApiFormatDocs(SENSOR_SHOW_FORMATS),
     ApiProduces(CONTENT_TYPES.json),
     ApiResponse({ status: 200, description: '`{"sensor": {…}, "records": […]}`' }),
     ApiErrorResponse(

@@ -12,11 +12,11 @@ import { ListSensorsQueryDto, SENSOR_LIST_DEFAULT_LIMIT } from './dto/list-senso
 import { RECENT_RECORDS_DEFAULT, ShowSensorQueryDto } from './dto/show-sensor-query.dto.js';
 import { SENSORS_DENIED_MESSAGE, sensorNotFoundMessage } from './sensor.messages.js';
 import { SENSOR_VIEW_MEMBERS, type SensorView } from './sensor.view.js';
+import { SENSOR_LIST_FORMATS, SENSOR_SHOW_FORMATS } from './sensor-formats.js';
 import { ListSensorsDocs, ShowSensorDocs } from './sensors.api-docs.js';
 import { SensorsService } from './sensors.service.js';
 
 export const SENSORS_PATH = 'api-sensor/sensors';
-export const SENSOR_LIST_FORMATS = ['json', 'csv'] as const;
 type ListFormat = (typeof SENSOR_LIST_FORMATS)[number];
 
 /** The caller's sensors, their state, and one sensor with its latest records (docs/interface.md#sensors). */
@@ -53,7 +53,7 @@ export class SensorsController {
   @Authenticated({ deniedMessage: SENSORS_DENIED_MESSAGE })
   async show(
     @Param('dev_id') devId: string,
-    @ReadRequestOf(ShowSensorQueryDto, ['json'], 'json') read: ReadRequest<ShowSensorQueryDto, 'json'>,
+    @ReadRequestOf(ShowSensorQueryDto, SENSOR_SHOW_FORMATS, 'json') read: ReadRequest<ShowSensorQueryDto, 'json'>,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<StreamableFile> {
     const found = await this.sensors.find(user.uid, devId, read.query.records ?? RECENT_RECORDS_DEFAULT);

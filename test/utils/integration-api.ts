@@ -44,16 +44,30 @@ export function postTtsUplink(target: Target, body: unknown, key?: string, conte
 
 export function postChirpstackEvent(
   target: Target,
-  event: string | undefined,
+  /** The event, or the query string as it stands (`{ query: 'event=up&event=join' }`). */
+  event: string | { query: string } | undefined,
   body: unknown,
   key?: string,
   contentType: string | null = 'application/json',
 ) {
   return post(
     target,
-    event === undefined ? CHIRPSTACK_URL : `${CHIRPSTACK_URL}?event=${encodeURIComponent(event)}`,
+    event === undefined
+      ? CHIRPSTACK_URL
+      : `${CHIRPSTACK_URL}?${typeof event === 'string' ? `event=${encodeURIComponent(event)}` : event.query}`,
     body,
     key,
     contentType,
   );
+}
+
+/** A copy of `body` with the member at `path` (`uplink_message.rx_metadata[1]`) set to `value`. */
+export function withMember<T extends object>(body: T, path: string, value: unknown): T {
+  const copy = structuredClone(body);
+  const keys = path.match(/[^.[\]]+/g) ?? [];
+  const parent = keys
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((object, key) => object[key] as Record<string, unknown>, copy as Record<string, unknown>);
+  parent[keys.at(-1)!] = value;
+  return copy;
 }

@@ -5,6 +5,7 @@ import { ApiException } from '../errors/api-exception.js';
 import { CommitUnconfirmedError } from '../errors/commit-unconfirmed.error.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { allowedMethods } from '../http/allowed-methods.js';
+import { REQUEST_ABORTED_MESSAGE } from '../http/client-errors.js';
 import { BODY_TOO_LARGE_MESSAGE, noRouteMessage } from '../http/route-messages.js';
 
 interface ErrorAnswer {
@@ -110,7 +111,7 @@ function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
     case 'encoding.unsupported':
       return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, body: { message: exception.message } };
     case 'request.aborted':
-      return { status: HttpStatus.BAD_REQUEST, body: { message: 'Request aborted' } };
+      return { status: HttpStatus.BAD_REQUEST, body: { message: REQUEST_ABORTED_MESSAGE } };
     default:
       return undefined;
   }

@@ -20,6 +20,9 @@ import {
 } from '../integration-network.js';
 import { InvalidIntegrationInputError, UnknownIntegrationError } from './integration-errors.js';
 
+/** Random bytes of an integration key, which is sent as their base64url text: an opaque bearer token, not a JWT. */
+export const INTEGRATION_KEY_BYTES = 32;
+
 /** As long as `field_network` may be: the label becomes it. */
 const MAX_LABEL_LENGTH = 255;
 
@@ -66,7 +69,7 @@ export class IntegrationsService {
     if (!user.mayCreateSensorRecords) {
       throw new InvalidIntegrationInputError(`The user "${user.name}" may not create sensor records (it was created with --no-ingest).`);
     }
-    const apiKey = randomBytes(32).toString('base64url');
+    const apiKey = randomBytes(INTEGRATION_KEY_BYTES).toString('base64url');
     const inserted = await this.integrations.insert({
       uid: user.uid,
       network,

@@ -1,33 +1,45 @@
+import { ApiException } from '../../common/errors/api-exception.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
-import { idPart, list, type Located, member, type ReceivingGateway, type UplinkReading } from './uplink-reading.js';
+import { UPLINK_BODY_MESSAGES } from './parse-uplink.pipe.js';
+import { idPart, type Located, member, type ReceivingGateway, StrictMembers, type UplinkReading } from './uplink-reading.js';
 
 /** ChirpStack's HTTP integration names the event in `?event=`; only `up` makes a record. */
 export const CHIRPSTACK_UPLINK_EVENT = 'up';
 /** The events ChirpStack (v4) posts besides `up`: acknowledged, not stored. */
 export const CHIRPSTACK_OTHER_EVENTS = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'] as const;
 
+const read = new StrictMembers('chirpstack');
+
+/** The event `?event=` names: one plain value (docs/interface.md#chirpstack), else 400. */
+export function readChirpstackEvent(event: unknown): string {
+  if (Array.isArray(event)) throw new ApiException(400, UPLINK_BODY_MESSAGES.repeatedEvent);
+  if (typeof event === 'object' && event !== null) throw new ApiException(400, UPLINK_BODY_MESSAGES.eventNotPlain);
+  if (typeof event !== 'string' || event === '') throw new ApiException(400, UPLINK_BODY_MESSAGES.noEvent);
+  return event;
+}
+
 /**
  * The `up` event ChirpStack (v4) posts with its JSON marshaler: the `UplinkEvent` of chirpstack's
  * `api/proto/integration/integration.proto`, members in lower camel case. Null when the body is not
- * one (it names no device).
+ * one (it names no device); a member of the wrong JSON type answers 422 (see `StrictMembers`).
  */
 export function readChirpstackUplink(body: Record<string, unknown>): UplinkReading | null {
   const device = member(body, 'deviceInfo');
   if (!isPlainObject(device)) return null;
-  const rx = list(member(body, 'rxInfo'));
+  const rx = read.objects(body, 'rxInfo', 'rxInfo');
   return {
     network: 'chirpstack',
-    devEui: { value: member(device, 'devEui'), path: 'deviceInfo.devEui' },
-    deviceName: { value: member(device, 'deviceName'), path: 'deviceInfo.deviceName' },
+    devEui: { value: read.string(device, 'devEui', 'deviceInfo.devEui'), path: 'deviceInfo.devEui' },
+    deviceName: { value: read.string(device, 'deviceName', 'deviceInfo.deviceName'), path: 'deviceInfo.deviceName' },
     time: bestTime(body, rx),
     gateways: rx.map((info, index): ReceivingGateway => ({
-      eui: member(info, 'gatewayId'),
+      eui: read.string(info, 'gatewayId', `rxInfo[${index}].gatewayId`),
       rssi: { value: member(info, 'rssi'), path: `rxInfo[${index}].rssi` },
       snr: { value: member(info, 'snr'), path: `rxInfo[${index}].snr` },
     })),
     gatewaysPath: 'rxInfo',
     frameCounter: { value: member(body, 'fCnt'), path: 'fCnt' },
-    decoded: { value: member(body, 'object'), path: 'object' },
+    decoded: { value: read.object(body, 'object', 'object'), path: 'object' },
     simulated: false,
     uplinkId: uplinkId(body, device),
   };
@@ -42,7 +54,7 @@ function bestTime(body: Record<string, unknown>, rx: unknown[]): Located {
 
 /** ChirpStack's `deduplicationId` names the uplink across all gateways that heard it; without one, the device, counter and time do. */
 function uplinkId(body: Record<string, unknown>, device: Record<string, unknown>): string {
-  const deduplicationId = member(body, 'deduplicationId');
-  if (typeof deduplicationId === 'string' && deduplicationId !== '') return deduplicationId;
+  const deduplicationId = read.string(body, 'deduplicationId', 'deduplicationId');
+  if (deduplicationId) return deduplicationId;
   return [member(device, 'devEui'), member(body, 'fCnt') ?? 0, member(body, 'time')].map(idPart).join(':');
 }

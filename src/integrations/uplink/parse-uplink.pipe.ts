@@ -16,11 +16,21 @@ export const PROTOBUF_MESSAGES: Record<IntegrationNetwork, string> = {
   chirpstack: "ChirpStack sent Protobuf: set the HTTP integration's payload encoding (marshaler) to JSON.",
 };
 
+/** What the 422 of a body that is not the network server's message begins with. */
+const NOT_THE_MESSAGE: Record<IntegrationNetwork, string> = {
+  tts: 'The body is not a message of The Things Stack',
+  chirpstack: 'The body is not a ChirpStack uplink event',
+};
+
 /** The 422 of a JSON object that is not what the network server posts, and the 400 of a ChirpStack post without its event. */
 export const UPLINK_BODY_MESSAGES = {
-  notTts: 'The body is not a message of The Things Stack: it has no end_device_ids object.',
-  notChirpstack: 'The body is not a ChirpStack uplink event: it has no deviceInfo object.',
+  notTts: `${NOT_THE_MESSAGE.tts}: it has no end_device_ids object.`,
+  notChirpstack: `${NOT_THE_MESSAGE.chirpstack}: it has no deviceInfo object.`,
+  /** A member the network server sends with one JSON type, present with another. */
+  wrongType: (network: IntegrationNetwork, path: string, expected: string) => `${NOT_THE_MESSAGE[network]}: ${path} is not ${expected}.`,
   noEvent: 'The query parameter "event" is missing: ChirpStack names each event in it (?event=up).',
+  repeatedEvent: 'The query parameter "event" is given more than once: ChirpStack names one event in it (?event=up).',
+  eventNotPlain: 'The query parameter "event" is not one plain value: ChirpStack names one event in it (?event=up).',
 } as const;
 
 /**

@@ -67,6 +67,13 @@ describe('readTtsMessage', () => {
     expect(reading(uplink).uplinkId).toBe('70B3D57ED0061A4F::0:2026-03-04T08:31:18.841774120Z');
   });
 
+  it('names the uplink by its DevEUI in upper case, however the DevEUI is written', () => {
+    const uplink = structuredClone(ttsUplinkStub.threeGateways);
+    uplink.end_device_ids.dev_eui = '70b3d57ed0061a4f';
+
+    expect(reading(uplink).uplinkId).toBe('70B3D57ED0061A4F:AY4NbcVyQm9hcVpHSw5Fmw==:1842');
+  });
+
   it('names a device without DevEUI by its application and device ids', () => {
     const uplink = structuredClone(ttsUplinkStub.threeGateways) as { end_device_ids: { dev_eui?: string } };
     delete uplink.end_device_ids.dev_eui;

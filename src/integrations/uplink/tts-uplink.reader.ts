@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
-import { idPart, list, type Located, member, type ReceivingGateway, type UplinkReading } from './uplink-reading.js';
+import { idPart, type Located, member, type ReceivingGateway, StrictMembers, type UplinkReading } from './uplink-reading.js';
 
 /**
  * A message The Things Stack (v3) application server posts to a webhook, in its JSON format: the
@@ -12,25 +12,30 @@ export type TtsMessage = { kind: 'uplink'; reading: UplinkReading } | { kind: 'o
 /** The correlation id The Things Stack before 3.28 gave each uplink as its application server handled it. */
 const APPLICATION_UPLINK_ID = 'as:up:';
 
-/** The message, or null when the body is not one (it names no end device). */
+const read = new StrictMembers('tts');
+
+/**
+ * The message, or null when the body is not one (it names no end device); a member of the wrong JSON
+ * type answers 422 (see `StrictMembers`).
+ */
 export function readTtsMessage(body: Record<string, unknown>): TtsMessage | null {
   const device = member(body, 'end_device_ids');
   if (!isPlainObject(device)) return null;
-  const uplink = member(body, 'uplink_message');
-  if (!isPlainObject(uplink)) return { kind: 'other', type: messageType(body) };
-  const rx = list(member(uplink, 'rx_metadata'));
+  const uplink = read.object(body, 'uplink_message', 'uplink_message');
+  if (!uplink) return { kind: 'other', type: messageType(body) };
+  const rx = read.objects(uplink, 'rx_metadata', 'uplink_message.rx_metadata');
   return {
     kind: 'uplink',
     reading: {
       network: 'tts',
-      devEui: { value: member(device, 'dev_eui'), path: 'end_device_ids.dev_eui' },
-      deviceName: { value: member(device, 'device_id'), path: 'end_device_ids.device_id' },
+      devEui: { value: read.string(device, 'dev_eui', 'end_device_ids.dev_eui'), path: 'end_device_ids.dev_eui' },
+      deviceName: { value: read.string(device, 'device_id', 'end_device_ids.device_id'), path: 'end_device_ids.device_id' },
       time: bestTime(body, uplink, rx),
       gateways: rx.map((metadata, index) => gateway(metadata, `uplink_message.rx_metadata[${index}]`)),
       gatewaysPath: 'uplink_message.rx_metadata',
       frameCounter: { value: member(uplink, 'f_cnt'), path: 'uplink_message.f_cnt' },
-      decoded: { value: member(uplink, 'decoded_payload'), path: 'uplink_message.decoded_payload' },
-      simulated: member(body, 'simulated') === true,
+      decoded: { value: read.object(uplink, 'decoded_payload', 'uplink_message.decoded_payload'), path: 'uplink_message.decoded_payload' },
+      simulated: read.boolean(body, 'simulated', 'simulated') === true,
       uplinkId: uplinkId(body, device, uplink),
     },
   };
@@ -52,10 +57,10 @@ function bestTime(body: Record<string, unknown>, uplink: Record<string, unknown>
 }
 
 /** `rssi` equals `channel_rssi`; a gateway that reports only the latter still gives its signal strength. */
-function gateway(metadata: unknown, path: string): ReceivingGateway {
+function gateway(metadata: Record<string, unknown>, path: string): ReceivingGateway {
   const rssiKey = member(metadata, 'rssi') === undefined && member(metadata, 'channel_rssi') !== undefined ? 'channel_rssi' : 'rssi';
   return {
-    eui: member(member(metadata, 'gateway_ids'), 'eui'),
+    eui: read.string(read.object(metadata, 'gateway_ids', `${path}.gateway_ids`), 'eui', `${path}.gateway_ids.eui`),
     rssi: { value: member(metadata, rssiKey), path: `${path}.${rssiKey}` },
     snr: { value: member(metadata, 'snr'), path: `${path}.snr` },
   };
@@ -65,17 +70,18 @@ function gateway(metadata: unknown, path: string): ReceivingGateway {
  * The `as:up:` correlation id when the stack gives one; otherwise the device, its session and the
  * frame counter, which name one uplink (the frame counter only runs up within a session). A device
  * without a session key id (activated by personalisation) may restart its counter, so its uplinks
- * are told apart by the network server's reception time as well.
+ * are told apart by the network server's reception time as well. The DevEUI is hex, whatever case
+ * it is written in: upper case, as the stack sends it and as the record's dev_id has it.
  */
 function uplinkId(body: Record<string, unknown>, device: Record<string, unknown>, uplink: Record<string, unknown>): string {
-  const correlated = list(member(body, 'correlation_ids')).find(
-    (id): id is string => typeof id === 'string' && id.startsWith(APPLICATION_UPLINK_ID),
-  );
+  const correlated = read.strings(body, 'correlation_ids', 'correlation_ids').find((id) => id.startsWith(APPLICATION_UPLINK_ID));
   if (correlated) return correlated;
-  const eui = member(device, 'dev_eui');
-  const deviceId = eui ?? `${idPart(member(member(device, 'application_ids'), 'application_id'))}/${idPart(member(device, 'device_id'))}`;
-  const session = member(uplink, 'session_key_id');
-  const parts = [deviceId, session, member(uplink, 'f_cnt') ?? 0];
+  const eui = read.string(device, 'dev_eui', 'end_device_ids.dev_eui')?.toUpperCase();
+  const application = read.object(device, 'application_ids', 'end_device_ids.application_ids');
+  const applicationId = read.string(application, 'application_id', 'end_device_ids.application_ids.application_id');
+  const deviceId = eui ?? `${idPart(applicationId)}/${idPart(member(device, 'device_id'))}`;
+  const session = read.string(uplink, 'session_key_id', 'uplink_message.session_key_id');
+  const parts: unknown[] = [deviceId, session, member(uplink, 'f_cnt') ?? 0];
   if (session === undefined) parts.push(member(uplink, 'received_at'));
   return parts.map(idPart).join(':');
 }

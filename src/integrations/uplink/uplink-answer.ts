@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS, escapeCharacters } from '../../common/text/control-characters.js';
 import type { SensorRecordModel } from '../../serialization/sensor-record.model.js';
 import { MAX_LISTED_VIOLATIONS } from '../../sensor-record/validation/validation-failure.js';
 import type { IntegrationNetwork } from '../integration-network.js';
@@ -36,5 +37,7 @@ export const REFUSAL_MESSAGES = {
 
 export const IGNORED_MESSAGES = {
   ttsMessage: (type: string) => `A "${type}" message is acknowledged and not stored: only uplink messages become sensor records.`,
-  chirpstackEvent: (event: string) => `A "${event}" event is acknowledged and not stored: only "up" events become sensor records.`,
+  // Quoted cut short and on one line, whatever the query named it.
+  chirpstackEvent: (event: string) =>
+    `A "${escapeCharacters(event.slice(0, 32), CONTROL_CHARACTERS)}" event is acknowledged and not stored: only "up" events become sensor records.`,
 } as const;

@@ -1,5 +1,7 @@
+import { ApiException } from '../../common/errors/api-exception.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
 import type { IntegrationNetwork } from '../integration-network.js';
+import { UPLINK_BODY_MESSAGES } from './parse-uplink.pipe.js';
 
 /** A value of the uplink as received (of whatever JSON type it came), and where it was, for messages. */
 export interface Located {
@@ -45,13 +47,53 @@ export function member(value: unknown, key: string): unknown {
   return isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
-/** A list member, or none. */
-export function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
 /** A text for an uplink id: strings and numbers as they are, anything else as its JSON. */
 export function idPart(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+/**
+ * Reads the members of a network server's message that say what it is (its objects, lists and ids)
+ * strictly: absent is allowed (the servers leave out empty members), but a member present with
+ * another JSON type than the server sends, null included, makes the body not its message (422,
+ * naming the member), rather than a record made of a guess. Readings (times, RSSI, SNR, the frame
+ * counter, the decoded payload's members) are not read here: they go to validation as they are.
+ */
+export class StrictMembers {
+  constructor(private readonly network: IntegrationNetwork) {}
+
+  object(parent: unknown, key: string, path: string): Record<string, unknown> | undefined {
+    return this.typed(member(parent, key), path, 'an object', isPlainObject);
+  }
+
+  /** The list's items, each an object; none when the member is absent. */
+  objects(parent: unknown, key: string, path: string): Record<string, unknown>[] {
+    const items = this.typed(member(parent, key), path, 'a list', Array.isArray) ?? [];
+    return items.map((item, index) => this.typed(item, `${path}[${index}]`, 'an object', isPlainObject)!);
+  }
+
+  /** The list's items, each a string; none when the member is absent. */
+  strings(parent: unknown, key: string, path: string): string[] {
+    const items = this.typed(member(parent, key), path, 'a list', Array.isArray) ?? [];
+    return items.map((item, index) => this.typed(item, `${path}[${index}]`, 'a string', isString)!);
+  }
+
+  string(parent: unknown, key: string, path: string): string | undefined {
+    return this.typed(member(parent, key), path, 'a string', isString);
+  }
+
+  boolean(parent: unknown, key: string, path: string): boolean | undefined {
+    return this.typed(member(parent, key), path, 'true or false', (value) => typeof value === 'boolean');
+  }
+
+  private typed<T>(value: unknown, path: string, expected: string, is: (value: unknown) => value is T): T | undefined {
+    if (value === undefined) return undefined;
+    if (!is(value)) throw new ApiException(422, UPLINK_BODY_MESSAGES.wrongType(this.network, path, expected));
+    return value;
+  }
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
 }

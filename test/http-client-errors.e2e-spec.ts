@@ -1,0 +1,84 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { submissionStub } from './fixtures/submission.stub.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
+import { rawExchange } from './utils/raw-response.js';
+import { SENSOR_RECORD_URL, storedRows } from './utils/sensor-record-api.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+
+const BODY_TIMEOUT_MS = 500;
+
+/**
+ * What Node's HTTP server answers before any route sees the request (docs/interface.md#errors): the
+ * service's JSON error bodies, on a connection it then closes, and a body cut short waits at most
+ * REQUEST_BODY_TIMEOUT_MS.
+ */
+describe('Requests the HTTP parser refuses', () => {
+  let testApp: TestApp;
+  let port: number;
+  let token: string;
+  const originalTimeout = process.env.REQUEST_BODY_TIMEOUT_MS;
+
+  const submission = (body: string, contentLength = Buffer.byteLength(body)) =>
+    `POST ${SENSOR_RECORD_URL}?_format=json HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${body}`;
+
+  beforeAll(async () => {
+    process.env.REQUEST_BODY_TIMEOUT_MS = String(BODY_TIMEOUT_MS);
+    testApp = await createTestApp();
+    await testApp.app.listen(0, '127.0.0.1');
+    port = ((testApp.app.getHttpServer() as Server).address() as AddressInfo).port;
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    token = (await ingestCaller(testApp.app)).accessToken;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    if (originalTimeout === undefined) delete process.env.REQUEST_BODY_TIMEOUT_MS;
+    else process.env.REQUEST_BODY_TIMEOUT_MS = originalTimeout;
+  });
+
+  it('answers 408 with a JSON body when a body shorter than its Content-Length stops coming', async () => {
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answer = await rawExchange(port, submission(body.slice(0, 40), Buffer.byteLength(body)));
+
+    expect(answer.status).toBe(408);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({ message: `The request was not received in full within ${BODY_TIMEOUT_MS} ms.` });
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('answers 400 "Request aborted" with a JSON body when the client half-closes mid-body', async () => {
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answer = await rawExchange(port, submission(body.slice(0, 40), Buffer.byteLength(body)), { halfClose: true });
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({ message: 'Request aborted' });
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('answers 431 with a JSON body for headers over the limit', async () => {
+    const answer = await rawExchange(port, `GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+
+    expect(answer.status).toBe(431);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(answer.body)).toEqual({ message: 'The request header fields are too large.' });
+  });
+
+  it('answers 400 with a JSON body for a request that is not HTTP', async () => {
+    const answer = await rawExchange(port, 'HELLO THERE\r\n\r\n');
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({ message: 'Bad request: the request is not valid HTTP/1.1.' });
+  });
+});
