@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# npm run test:galera: starts the three-node test cluster (scripts/galera-cluster.sh; fails when it
+# cannot) and runs the suites named `*.galera.e2e-spec.ts` against it, one after another, with
+# GALERA_URLS naming a database on each node. The cluster is left running for the next run;
+# `npm run galera:stop` stops it. Arguments are passed on to jest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DATABASE=${GALERA_TEST_DATABASE:-sensor_records_test_galera}
+
+bash scripts/galera-cluster.sh start
+urls=$(bash scripts/galera-cluster.sh env "$DATABASE")
+export GALERA_URLS=${urls#GALERA_URLS=}
+# The test run's setup creates the database (on node 1; the cluster replicates it) and refuses a name
+# without "test".
+export DATABASE_URL=${GALERA_URLS%%,*}
+node scripts/require-test-database.js
+exec npm test -- --runInBand --testPathPattern '\.galera\.e2e-spec\.ts$' "$@"
