@@ -29,6 +29,11 @@ describe('Records on a Galera cluster, one instance per node', () => {
     body.metadata.time = `2026-11-24T06:00:${String(second % 60).padStart(2, '0')}Z`;
     return body;
   };
+  /** The instances' count of transactions run again after a certification failure (they share one process). */
+  const conflictRetries = async () => {
+    const metrics = await request(instances[0]!.server).get('/metrics').expect(200);
+    return Number(/^db_write_conflict_retries_total (\d+)$/m.exec(metrics.text)?.[1]);
+  };
   const nidOf = (answer: request.Response) => (answer.body as { nid: [{ value: number }] }).nid[0].value;
 
   beforeAll(async () => {
@@ -47,9 +52,13 @@ describe('Records on a Galera cluster, one instance per node', () => {
   // One sensor row takes every record: the three nodes update it at once and certification lets only
   // one of each conflicting set commit; the others are retried whole.
   it('stores each of 60 reports of one sensor sent to the three instances at once, every record and count on every node', async () => {
+    const retriesBefore = await conflictRetries();
+
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => submit(instances[i % 3]!, report('cluster-trap', i))));
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(201));
+    // The conflicts did happen, and were retried rather than answered.
+    expect(await conflictRetries()).toBeGreaterThan(retriesBefore);
     const nids = answers.map(nidOf).sort((a, b) => a - b);
     expect(new Set(nids).size).toBe(60);
     for (const rows of await rowsOnEachNode<{ nid: number }>('SELECT nid FROM sensor_report ORDER BY nid')) {

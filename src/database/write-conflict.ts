@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { databaseTimeLeft } from './database-deadline.js';
 
 /** Attempts at a unit of work the database rolled back for a write conflict, the first included. */
-export const WRITE_CONFLICT_ATTEMPTS = 4;
+export const WRITE_CONFLICT_ATTEMPTS = 6;
 
-/** The longest wait before the second attempt; it doubles for each one after (full jitter: 0–10, 0–20, 0–40 ms). */
+/** The longest wait before the second attempt; it doubles for each one after (full jitter: up to 10, 20, 40, 80, 160 ms). */
 const FIRST_BACKOFF_MS = 10;
 
 let retries = 0;
