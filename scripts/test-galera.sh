@@ -18,4 +18,6 @@ export GALERA_URLS=${urls#GALERA_URLS=}
 # without "test".
 export DATABASE_URL=${GALERA_URLS%%,*}
 node scripts/require-test-database.js
-exec npm test -- --runInBand --testPathPattern '\.galera\.e2e-spec\.ts$' "$@"
+# Bounded, so that a run that hangs fails instead (the suites take one to two minutes).
+exec timeout --kill-after=10 "${GALERA_TEST_TIMEOUT:-600}" node --experimental-vm-modules --no-warnings=ExperimentalWarning \
+  node_modules/jest/bin/jest.js --runInBand --testPathPattern '\.galera\.e2e-spec\.ts$' "$@"

@@ -2,6 +2,7 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/app-config.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { quietDatabaseLogger } from '../src/database/database-logger.js';
 import { initializeDataSource } from '../src/database/initialize-data-source.js';
 import { migrations } from '../src/database/migrations/index.js';
 import { galeraUrls, rowsOnEachNode } from './utils/galera.js';
@@ -26,7 +27,10 @@ describe('Migrations on a Galera cluster, instances starting together on each no
   let admin: Connection;
 
   const start = (url: string): Promise<DataSource> =>
-    initializeDataSource(buildDataSourceOptions(loadConfig({ ...process.env, DATABASE_URL: url, DB_MIGRATIONS_RUN: 'true' }).database));
+    initializeDataSource({
+      ...buildDataSourceOptions(loadConfig({ ...process.env, DATABASE_URL: url, DB_MIGRATIONS_RUN: 'true' }).database),
+      logger: quietDatabaseLogger,
+    });
 
   beforeAll(async () => {
     const server = new URL(galeraUrls()[0]);

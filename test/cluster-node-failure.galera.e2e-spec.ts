@@ -50,7 +50,8 @@ describe('A Galera node killed and restarted under a stream of submissions', () 
     (async () => {
       for (let sequence = 0; streaming; sequence++) {
         const sentIn = phase;
-        const answer = await submit(instance, sequence);
+        // No answer at all (the connection refused or reset) is recorded as status 0.
+        const answer = await submit(instance, sequence).catch(() => ({ status: 0, body: undefined }));
         answers.push({
           instance: index,
           phase: phase === sentIn ? sentIn : 'between',
