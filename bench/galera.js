@@ -45,7 +45,9 @@ async function side(label, servers, keys, work) {
   const admin = await ensureServer(servers[0]);
   await recreateDatabase(admin, DATABASE);
   await admin.end();
+  // One BASE_URL for the three, as behind a load balancer: it is the tokens' issuer.
   const baseEnv = {
+    BASE_URL: 'http://sensor-records.bench',
     ...process.env,
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
@@ -59,7 +61,7 @@ async function side(label, servers, keys, work) {
   for (const [i, url] of urls.entries()) {
     const port = firstPort + i;
     const child = startChild(`${label} instance ${i + 1}`, process.execPath, [join(root, 'dist/main.js')], {
-      env: { ...baseEnv, DATABASE_URL: url, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` },
+      env: { ...baseEnv, DATABASE_URL: url, PORT: String(port) },
       cwd: root,
       logFile: join(work, `${label}-${i + 1}.log`),
     });
@@ -106,7 +108,10 @@ async function side(label, servers, keys, work) {
     acked,
     retries,
     retriesPerThousand: acked === 0 ? 0 : (retries * 1000) / acked,
-    problems: summaries.flatMap((s) => s.problems),
+    problems: summaries.flatMap((s) => [
+      ...s.problems,
+      ...s.errorSamples.slice(0, 1).map((sample) => `e.g. ${sample.status} ${sample.body}`),
+    ]),
   };
 }
 
