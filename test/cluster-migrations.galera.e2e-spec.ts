@@ -66,4 +66,18 @@ describe('Migrations on a Galera cluster, instances starting together on each no
     },
     90_000,
   );
+
+  it('takes over the lock of an instance that died holding it, once its lease has run out', async () => {
+    const first = await start(urls[0]!);
+    await first.destroy();
+    await admin.query(
+      `INSERT INTO \`${name}\`.schema_migrations_lock (name, holder, expires_at) VALUES ('migrations', 'a-process-that-died', UTC_TIMESTAMP() - INTERVAL 1 SECOND)`,
+    );
+
+    const started = await Promise.all(urls.map(start));
+
+    for (const dataSource of started) await dataSource.destroy();
+    for (const rows of await rowsOnEachNode<{ holder: string }>('SELECT holder FROM schema_migrations_lock', [], urls))
+      expect(rows).toEqual([]);
+  }, 90_000);
 });
