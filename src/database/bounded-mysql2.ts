@@ -1,6 +1,7 @@
 import mysql2 from 'mysql2';
 import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
 import { databaseTimeLeft } from './database-deadline.js';
+import { withGaleraSession } from './galera-session.js';
 
 type QueryCallback = (error: (Error & { code?: string }) | null, ...results: unknown[]) => void;
 type ConnectionCallback = (error: Error | null, connection?: PooledConnection) => void;
@@ -31,7 +32,10 @@ const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
  * transaction was open on it. Outside any scope nothing changes.
  */
 export const boundedMysql2: typeof mysql2 = Object.create(mysql2, {
-  createPool: { value: (options: unknown) => boundPool((mysql2.createPool as (options: unknown) => unknown)(options) as Pool) },
+  createPool: {
+    // The bound outside: a caller's wait for a connection includes the connection's preparation.
+    value: (options: unknown) => boundPool(withGaleraSession((mysql2.createPool as (options: unknown) => unknown)(options) as Pool)),
+  },
 });
 
 /** Exported for its tests; the driver applies it to every pool it creates. */

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
 import { databaseTimeLeft } from './database-deadline.js';
+import { retryWriteConflicts } from './write-conflict.js';
 
 const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
 
@@ -20,10 +21,12 @@ interface SqliteConnection {
 /**
  * Runs `work` in a transaction. TypeORM's SQLite drivers share one connection, so two concurrent
  * transactions would silently nest as savepoints of one another; on SQLite they are queued instead.
- * MySQL gives each transaction its own pooled connection and row locks.
+ * MySQL gives each transaction its own pooled connection and row locks; a transaction the server rolls
+ * back for a deadlock or, on a Galera cluster, a certification failure is run again whole, a bounded
+ * number of times (write-conflict.ts), so `work` must have no effect outside the transaction.
  */
 export function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  if (dataSource.options.type === 'mysql') return dataSource.transaction(work);
+  if (dataSource.options.type === 'mysql') return retryWriteConflicts(() => dataSource.transaction(work));
   const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => sqliteTransaction(dataSource, work));
   sqliteQueues.set(dataSource, run);
@@ -62,12 +65,14 @@ function isSqliteBusy(error: unknown): boolean {
 
 /**
  * Runs `work`, whose statements each commit as they run: `work` orders them so that stopping after any
- * one of them leaves the data consistent. On MySQL they go to the pool as they come, without the two
- * extra round trips of BEGIN and COMMIT. On SQLite a statement outside a transaction would run inside
- * whichever transaction happens to be open on TypeORM's one shared connection, and be rolled back with
- * it; there `work` waits its turn behind the other transactions and runs as one of them.
+ * one of them leaves the data consistent, and as a client's retry would find it. On MySQL they go to the
+ * pool as they come, without the two extra round trips of BEGIN and COMMIT, and a statement refused for
+ * a write conflict runs `work` again from the start, as a transaction would be. On SQLite a statement
+ * outside a transaction would run inside whichever transaction happens to be open on TypeORM's one
+ * shared connection, and be rolled back with it; there `work` waits its turn behind the other
+ * transactions and runs as one of them.
  */
 export function runStatements<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  if (dataSource.options.type === 'mysql') return work(dataSource.manager);
+  if (dataSource.options.type === 'mysql') return retryWriteConflicts(() => work(dataSource.manager));
   return runInTransaction(dataSource, work);
 }

@@ -1,31 +1,20 @@
 import type { DataSource } from 'typeorm';
+import { withMigrationLock } from './migration-lock.js';
 
-const MIGRATION_LOCK = 'sensor_records_schema_migrations';
 /** How long an instance waits for another one to finish migrating. */
 const MIGRATION_LOCK_WAIT_SECONDS = 60;
 
 /**
  * Applies pending migrations, one instance at a time: instances that start together must not race to
- * create the same table. On MySQL a named lock serialises them; on SQLite the file's write lock does.
+ * create the same table. On MySQL a lock row serialises them, on one server or across the nodes of a
+ * Galera cluster (migration-lock.ts); on SQLite the file's write lock does.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
     await runSqliteMigrations(dataSource);
     return;
   }
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.connect();
-    const [{ acquired }] = await runner.query('SELECT GET_LOCK(?, ?) AS acquired', [MIGRATION_LOCK, MIGRATION_LOCK_WAIT_SECONDS]);
-    if (Number(acquired) !== 1) throw new Error('Timed out waiting for another instance to finish migrating');
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await runner.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]);
-    }
-  } finally {
-    await runner.release();
-  }
+  await withMigrationLock(dataSource, MIGRATION_LOCK_WAIT_SECONDS, () => dataSource.runMigrations({ transaction: 'each' }));
 }
 
 /**

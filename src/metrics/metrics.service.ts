@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { writeConflictRetries } from '../database/write-conflict.js';
 import { databasePoolUsage } from './database-pool-usage.js';
 
 export type GrantOutcome =
@@ -125,6 +126,15 @@ export class MetricsService {
         this.set({ state: 'in_use' }, usage.inUse);
         this.set({ state: 'idle' }, usage.idle);
         this.set({ state: 'max' }, poolSize);
+      },
+    });
+    new Counter({
+      name: 'db_write_conflict_retries_total',
+      help: 'Transactions run again after a deadlock or, on a Galera cluster, a certification failure (error 1213), in this process.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(writeConflictRetries());
       },
     });
   }

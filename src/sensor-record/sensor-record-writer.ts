@@ -4,6 +4,7 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
+import { isWriteConflict } from '../database/write-conflict.js';
 import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
 import { sensorChanges } from './sensor-changes.js';
@@ -171,8 +172,12 @@ function rejectUnit(unit: PendingUnit, error: unknown): void {
   unit.reject(uplinkKey !== null && isUniqueViolation(error) ? new DuplicateUplinkError(uplinkKey, error) : error);
 }
 
+/**
+ * A COMMIT that failed without saying what became of it. A write conflict is an answer: the server
+ * rolled the transaction back (runInTransaction has already run it again as often as it may).
+ */
 function isFailedCommit(error: unknown): boolean {
-  return error instanceof QueryFailedError && error.query === 'COMMIT';
+  return error instanceof QueryFailedError && error.query === 'COMMIT' && !isWriteConflict(error);
 }
 
 /** The nid of each row, found by its unique uuid inside the inserting transaction. */

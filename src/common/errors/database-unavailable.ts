@@ -18,6 +18,8 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_WAIT_TIMEOUT',
   'ER_LOCK_DEADLOCK',
   'ER_OPTION_PREVENTS_STATEMENT',
+  // A Galera node outside the primary component, or still joining: "WSREP has not yet prepared node for application use".
+  'ER_UNKNOWN_COM_ERROR',
   'ER_CLIENT_INTERACTION_TIMEOUT',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
