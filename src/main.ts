@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
 import { closeOnSignals } from './common/process/close-on-signals.js';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { loadEnvFile } from './config/load-env-file.js';
@@ -22,7 +23,12 @@ async function bootstrap(): Promise<void> {
   }
   // Nest's start-up lines wait for the JSON logger; when start-up fails they are dropped with Nest's own
   // error report (a stack trace in another format), and the error reaches the catch below as one line.
-  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false });
+  const app = await NestFactory.create(AppModule, new BufferReplyAdapter(), {
+    bodyParser: false,
+    bufferLogs: true,
+    autoFlushLogs: false,
+    abortOnError: false,
+  });
   configureApp(app);
   app.flushLogs();
   const config = app.get<AppConfig>(APP_CONFIG);

@@ -6,7 +6,6 @@ import {
   Injectable,
   type NestInterceptor,
   SetMetadata,
-  StreamableFile,
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -32,20 +31,21 @@ type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
 /**
  * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
  * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
- * stored. The body goes out as bytes, so Express adds no charset to the Content-Type. A read carries
+ * stored. The body goes out as one Buffer (written by `BufferReplyAdapter`), so the Content-Type is
+ * the format's own, without a charset added, and no stream is made per answer. A read carries
  * the ETag Express computes for the same bytes, and a conditional GET that matches it is answered 304;
  * a creation carries none (no request is conditional on a record that did not exist, and hashing each
  * answer is work on the ingestion path).
  */
 @Injectable()
-export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, StreamableFile | undefined> {
+export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Buffer | undefined> {
   constructor(
     private readonly serialization: SerializationService,
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<StreamableFile | undefined> {
+  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<Buffer | undefined> {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
@@ -58,13 +58,13 @@ export class RenderSensorRecordInterceptor implements NestInterceptor<SensorReco
         response.setHeader('Content-Type', rendered.contentType);
         if (options.created) {
           response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
-          return new StreamableFile(body, { type: rendered.contentType, length: body.length });
+          return body;
         }
         const etag = (request.app.get('etag fn') as EtagFunction | undefined)?.(body, 'utf8');
         if (etag) response.setHeader('ETag', etag);
         // A GET whose If-None-Match names this ETag: no body, and Express's send() answers 304 as before.
         if (request.fresh) return undefined;
-        return new StreamableFile(body, { type: rendered.contentType, length: body.length });
+        return body;
       }),
     );
   }

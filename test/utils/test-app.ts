@@ -3,6 +3,7 @@ import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
+import { BufferReplyAdapter } from '../../src/common/http/buffer-reply-adapter.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -23,7 +24,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const builder = Test.createTestingModule({ imports: [AppModule], controllers: options.controllers });
   const moduleRef = await (options.override?.(builder) ?? builder).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
+  const app = moduleRef.createNestApplication(new BufferReplyAdapter(), { bodyParser: false, bufferLogs: true });
   configureApp(app);
   await app.init();
   const dataSource = app.get(DataSource);
