@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createConnection } from 'mysql2/promise';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
+import { until } from './until.js';
 
 /**
  * The three nodes' database URLs, as `npm run test:galera` passes them (`scripts/galera-cluster.sh env`).
@@ -61,4 +62,25 @@ export async function rowsOnEachNode<T>(sql: string, parameters: unknown[] = [],
       }
     }),
   );
+}
+
+/**
+ * Resolves once every node has the database `name`. A CREATE DATABASE returns once the node that ran it
+ * has done so; the other nodes apply it in the cluster's order a moment later, so an instance connecting
+ * to another node at once may not find it yet.
+ */
+export async function untilDatabaseOnEachNode(name: string, urls: string[] = galeraUrls()): Promise<void> {
+  for (const url of urls) {
+    const server = new URL(url);
+    server.pathname = '/';
+    const connection = await createConnection({ uri: server.toString(), connectTimeout: 5000 });
+    try {
+      await until(async () => {
+        const [rows] = await connection.query('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name]);
+        return (rows as unknown[]).length === 1;
+      });
+    } finally {
+      await connection.end();
+    }
+  }
 }
