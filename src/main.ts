@@ -9,8 +9,10 @@ import { closeOnSignals } from './common/process/close-on-signals.js';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { loadEnvFile } from './config/load-env-file.js';
 
+/** The settings file read at start-up, named in a failure line: a bad DATABASE_URL may have come from it. */
+let settingsFile: string | undefined;
+
 async function bootstrap(): Promise<void> {
-  let settingsFile: string | undefined;
   try {
     settingsFile = loadEnvFile();
     loadConfig();
@@ -46,6 +48,8 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  const reason = error instanceof Error ? error.message : String(error);
+  const source = settingsFile ? ` (settings read from ${settingsFile})` : '';
+  process.stderr.write(`Failed to start: ${reason}${source}\n`);
   process.exit(1);
 });

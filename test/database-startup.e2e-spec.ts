@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describeOn } from './utils/engine.js';
@@ -85,6 +85,25 @@ describe('Start-up when the database cannot be used', () => {
       ]);
       expect(result.stderr).toBe(`Failed to start: ${refused} Gave up after 2 retries.\n`);
       expect(result.code).toBe(1);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'names the settings file the database address came from',
+    async () => {
+      const port = await closedPort();
+      writeFileSync(join(workdir.path, '.env'), `DATABASE_URL=mysql://sensor:secret@127.0.0.1:${port}/records\n`);
+
+      const result = await run(process.execPath, [BUILT_MAIN], {
+        cwd: workdir.path,
+        env: childEnvironment({ PORT: '0', LOG_LEVEL: 'info', DB_CONNECT_RETRIES: '0' }),
+      });
+
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(
+        `Failed to start: Cannot connect to the database at 127.0.0.1:${port}: connection refused; check the host and port in DATABASE_URL and that MySQL/MariaDB is running. (settings read from ${join(workdir.path, '.env')})\n`,
+      );
     },
     TIMEOUT_MS,
   );
