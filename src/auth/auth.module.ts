@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
+import { DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { CLOCK, systemClock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { authEntities } from './auth.entities.js';
@@ -59,6 +60,8 @@ import { UsersService } from './users/users.service.js';
 })
 export class AuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(urlencoded({ extended: false, limit: '64kb' })).forRoutes({ path: TOKEN_PATH, method: RequestMethod.POST });
+    consumer
+      .apply(urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT.bytes }))
+      .forRoutes({ path: TOKEN_PATH, method: RequestMethod.POST });
   }
 }

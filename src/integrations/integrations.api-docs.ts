@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavailable.js';
-import { BODY_TOO_LARGE_MESSAGE } from '../common/http/route-messages.js';
+import { BODY_TOO_LARGE_MESSAGE, DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { ApiErrorResponse } from '../openapi/error-response.js';
 import { CHIRPSTACK_UPLINK_EXAMPLE, TTS_RECORD_EXAMPLE, TTS_UPLINK_EXAMPLE } from './integrations.api-examples.js';
 import type { IntegrationNetwork } from './integration-network.js';
@@ -53,7 +53,7 @@ function integrationDocs(network: IntegrationNetwork) {
       "The key is good but its user is blocked or may not create records, or it is the other network server's.",
       INTEGRATION_KEY_MESSAGES.userBlocked,
     ),
-    ApiErrorResponse(413, 'The body is larger than 64 KiB.', BODY_TOO_LARGE_MESSAGE),
+    ApiErrorResponse(413, `The body is larger than ${DEFAULT_BODY_LIMIT.shown}.`, BODY_TOO_LARGE_MESSAGE),
     ApiErrorResponse(415, 'The body is not JSON: the network server is set to Protocol Buffers.', PROTOBUF_MESSAGES[network]),
     ApiErrorResponse(
       429,

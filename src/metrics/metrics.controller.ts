@@ -3,6 +3,7 @@ import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/public.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
+import { noRouteMessage } from '../common/http/route-messages.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -21,7 +22,7 @@ export class MetricsController {
   async scrape(@Res() response: Response): Promise<void> {
     // Switched off, or served on a port of its own: this address then does not exist.
     if (!this.config.metrics.enabled || this.config.metrics.port !== undefined) {
-      throw new ApiException(HttpStatus.NOT_FOUND, 'No route found for "GET /metrics"');
+      throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage('GET', '/metrics'));
     }
     response.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
   }

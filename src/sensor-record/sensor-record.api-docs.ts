@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavailable.js';
-import { BODY_TOO_LARGE_MESSAGE } from '../common/http/route-messages.js';
+import { BODY_TOO_LARGE_MESSAGE, DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { ApiErrorResponse } from '../openapi/error-response.js';
 import { unknownFormatMessage } from '../serialization/format-negotiation.js';
 import { sensorRecordTypeHref } from '../serialization/hal-links.js';
@@ -137,7 +137,7 @@ export function CreateSensorRecordDocs() {
       `A member is missing or invalid (every violation listed), or \`_format\` is unknown (\`${UNKNOWN_FORMAT_EXAMPLE}\`).`,
       VALIDATION_FAILURE_EXAMPLE,
     ),
-    ApiErrorResponse(413, 'The body is larger than 64 KiB.', BODY_TOO_LARGE_MESSAGE),
+    ApiErrorResponse(413, `The body is larger than ${DEFAULT_BODY_LIMIT.shown}.`, BODY_TOO_LARGE_MESSAGE),
     ApiErrorResponse(415, 'Content-Type is missing or not JSON.', unsupportedContentTypeMessage('text/plain')),
     ApiErrorResponse(
       422,

@@ -19,7 +19,7 @@ export interface Report {
   snr?: number | string;
 }
 
-/** A submission body with the given readings (the spec's list-of-one shape). */
+/** A submission body with the given readings (the list of one item, Drupal's own shape; docs/interface.md). */
 export function reportBody(report: Report = {}): Record<string, unknown> {
   const fields: Record<string, unknown> = {
     type: [{ target_id: 'sensor_report' }],

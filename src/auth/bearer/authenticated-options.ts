@@ -1,7 +1,7 @@
 export interface AuthenticatedOptions {
   /** Also require the user's permission to create sensor records. */
   requireIngest?: boolean;
-  /** The 403 text; defaults to the sensor-report create message. */
+  /** The 403 text; defaults to the text refusing a sensor record's creation. */
   deniedMessage?: string;
 }
 

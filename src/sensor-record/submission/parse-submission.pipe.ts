@@ -1,5 +1,6 @@
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
 import { ApiException } from '../../common/errors/api-exception.js';
+import { DEFAULT_BODY_LIMIT } from '../../common/http/route-messages.js';
 import { APP_CONFIG } from '../../config/app-config.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
@@ -7,7 +8,7 @@ import { foreignTypeLink, readJsonObject, unknownTypeLinkMessage } from './json-
 import type { RawSubmission } from './submission.decorators.js';
 
 /** The size limit of one report's body, as the submission body middleware is given it and as its 413 names it. */
-export const SUBMISSION_BODY_LIMIT = { bytes: '64kb', shown: '64 KiB' } as const;
+export const SUBMISSION_BODY_LIMIT = DEFAULT_BODY_LIMIT;
 
 /** Size, content type, character set, JSON syntax, nesting and the HAL type link, in Drupal's words where it has them. */
 @Injectable()
