@@ -92,7 +92,10 @@ function mutate(stub: SubmissionBody, mutations: Mutation[]): unknown {
     }
     const key = path.at(-1)!;
     const current = parent[key];
-    if (action === 'set') Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
+    // A copy: fast-check hands out the same constant each time it is drawn, and a later mutation that
+    // walks into it would otherwise change the constant itself, or set it inside itself (a cycle).
+    if (action === 'set')
+      Object.defineProperty(parent, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
     else if (action === 'delete') delete parent[key];
     else if (action === 'wrapList') parent[key] = [{ value: current }];
     else parent[key] = { value: current };
