@@ -1,7 +1,11 @@
 import request from 'supertest';
+import { INTEGRATION_KEY_MESSAGES } from '../src/integrations/key/integration-key-refusal.js';
 import { LOG_DESTINATION } from '../src/logging/logging.module.js';
 import { submissionStub } from './fixtures/submission.stub.js';
+import { chirpstackEventStub } from './fixtures/chirpstack-event.stub.js';
+import { ttsUplinkStub } from './fixtures/tts-uplink.stub.js';
 import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
+import { CHIRPSTACK_URL, createIntegration, postChirpstackEvent, postTtsUplink, TTS_UPLINK_URL } from './utils/integration-api.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
 const RECORD_PATH = '/api-sensor/iot/sensor-record';
@@ -71,7 +75,7 @@ describe('Request logs', () => {
     expect(typeof requestLines[0]?.duration_ms).toBe('number');
   });
 
-  it('never writes authorization headers, tokens, passwords or client secrets, wherever they were sent', async () => {
+  it('never writes authorization headers, tokens, passwords, client secrets or integration keys, wherever they were sent', async () => {
     written.length = 0;
     const secrets = await exerciseEverySecret(testApp);
     const everything = written.join('');
@@ -80,7 +84,9 @@ describe('Request logs', () => {
     for (const [name, secret] of Object.entries(secrets)) {
       expect({ name, found: everything.includes(secret) }).toEqual({ name, found: false });
     }
-    expect(everything).not.toMatch(/authorization|bearer|basic /i);
+    // The one place these words may stand is the refusal that tells a caller how to send a key.
+    const withoutThatAdvice = everything.replaceAll(JSON.stringify(INTEGRATION_KEY_MESSAGES.missing).slice(1, -1), '');
+    expect(withoutThatAdvice).not.toMatch(/authorization|bearer|basic /i);
   });
 });
 
@@ -146,8 +152,21 @@ async function exerciseEverySecret(testApp: TestApp): Promise<Record<string, str
   await request(server).post(RECORD_PATH).type('form').send({ access_token: accessToken }).expect(403);
   await request(server).get('/node/1').set('Authorization', `Basic ${basic}`).expect(403);
 
+  // A network server's integration key: as it is sent, to the wrong network's route, to a token route,
+  // in the query string, and one character off.
+  const integration = await createIntegration(testApp.app, { network: 'tts' });
+  const wrongKey = `${integration.apiKey}x`;
+  await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey).expect(201);
+  await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, wrongKey).expect(401);
+  await postChirpstackEvent(testApp.app, 'up', chirpstackEventStub.up, integration.apiKey).expect(403);
+  await submit(RECORD_PATH, `Bearer ${integration.apiKey}`).expect(403);
+  await request(server).post(`${TTS_UPLINK_URL}?api_key=${integration.apiKey}`).send(ttsUplinkStub.threeGateways).expect(401);
+  await request(server).post(`${CHIRPSTACK_URL}?event=up&key=${wrongKey}`).send(chirpstackEventStub.up).expect(401);
+
   const signature = (jwt: string) => jwt.split('.')[2] ?? '';
   return {
+    integrationKey: integration.apiKey,
+    wrongIntegrationKey: wrongKey,
     password: user.password,
     wrongPassword,
     clientSecret: client.clientSecret,
