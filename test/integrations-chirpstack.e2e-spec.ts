@@ -73,16 +73,28 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
       });
     });
 
-    it('answers a repeated deduplicationId with 200 and the record stored first; 20 copies at once make one row', async () => {
+    it('answers a repeated deduplicationId with 200 and the record stored first', async () => {
       const first = await postChirpstackEvent(testApp.app, 'up', chirpstackEventStub.up, integration.apiKey).expect(201);
 
+      const again = await postChirpstackEvent(testApp.app, 'up', chirpstackEventStub.up, integration.apiKey).expect(200);
+
+      expect(again.body).toEqual(first.body);
+      expect(await storedRows(testApp.dataSource)).toHaveLength(1);
+    });
+
+    it('stores exactly one row when 20 copies of a new uplink arrive at once, and answers every one with a 2xx and that record', async () => {
       const copies = await Promise.all(
         Array.from({ length: 20 }, () => postChirpstackEvent(testApp.app, 'up', chirpstackEventStub.up, integration.apiKey)),
       );
 
-      expect(copies.map((copy) => copy.status)).toEqual(Array<number>(20).fill(200));
-      for (const copy of copies) expect(copy.body).toEqual(first.body);
-      expect(await storedRows(testApp.dataSource)).toHaveLength(1);
+      const rows = await storedRows(testApp.dataSource);
+      expect(rows).toHaveLength(1);
+      const statuses = copies.map((copy) => copy.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+      const stored = copies.find((copy) => copy.status === 201)!.body;
+      for (const copy of copies) expect(copy.body).toEqual(stored);
+      expect(stored.nid).toEqual([{ value: rows[0]!.nid }]);
     });
 
     it('acknowledges an uplink without codec output with 202 and stores nothing', async () => {

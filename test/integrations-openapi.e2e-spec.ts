@@ -67,19 +67,27 @@ describe('OpenAPI description of the integration routes', () => {
 
     const stored = await postTtsUplink(testApp.app, ttsExamples.uplink!.value, ttsKey).expect(201);
     await postTtsUplink(testApp.app, ttsExamples.simulated!.value, ttsKey).expect(202);
-    await postChirpstackEvent(
+    const storedFromChirpstack = await postChirpstackEvent(
       testApp.app,
       'up',
       chirpstack.requestBody.content['application/json']!.examples.up!.value,
       chirpstackKey,
     ).expect(201);
 
-    // The documented record is the one the example uplink makes, but for what the database assigns.
-    const documented = tts.responses['201']!.content!['application/json']!.example as Record<string, unknown>;
+    // The documented records (the 201, and the repeated delivery's 200) are the ones the example uplinks
+    // make, but for what the database assigns.
     const assigned = ['nid', 'uuid', 'vid', 'type', 'revision_timestamp', 'revision_uid', 'uid', 'created', 'changed'];
-    const withoutAssigned = (record: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(record).filter(([key]) => !assigned.includes(key)));
-    expect(withoutAssigned(stored.body as Record<string, unknown>)).toEqual(withoutAssigned(documented));
+    const withoutAssigned = (record: unknown) =>
+      Object.fromEntries(Object.entries(record as Record<string, unknown>).filter(([key]) => !assigned.includes(key)));
+    for (const [operation, answer] of [
+      [tts, stored],
+      [chirpstack, storedFromChirpstack],
+    ] as const) {
+      const content = operation.responses['201']!.content!['application/json']!;
+      const duplicate = operation.responses['200']!.content!['application/json']!.examples!.duplicate!.value;
+      expect(withoutAssigned(content.example)).toEqual(withoutAssigned(answer.body));
+      expect(duplicate).toEqual(content.example);
+    }
   });
 
   it('answers its documented errors with the documented messages', async () => {

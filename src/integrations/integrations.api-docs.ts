@@ -3,7 +3,12 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuer
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavailable.js';
 import { BODY_TOO_LARGE_MESSAGE, DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { ApiErrorResponse } from '../openapi/error-response.js';
-import { CHIRPSTACK_UPLINK_EXAMPLE, TTS_RECORD_EXAMPLE, TTS_UPLINK_EXAMPLE } from './integrations.api-examples.js';
+import {
+  CHIRPSTACK_RECORD_EXAMPLE,
+  CHIRPSTACK_UPLINK_EXAMPLE,
+  TTS_RECORD_EXAMPLE,
+  TTS_UPLINK_EXAMPLE,
+} from './integrations.api-examples.js';
 import type { IntegrationNetwork } from './integration-network.js';
 import { INTEGRATION_KEY_MESSAGES } from './key/integration-key-refusal.js';
 import { CHIRPSTACK_OTHER_EVENTS, CHIRPSTACK_UPLINK_EVENT } from './uplink/chirpstack-uplink.reader.js';
@@ -13,7 +18,8 @@ import { IGNORED_MESSAGES, REFUSAL_MESSAGES, REFUSAL_REASONS } from './uplink/up
 // The messages come from the code that answers them; the request bodies are examples of what each
 // network server posts (docs/interface.md#network-server-integrations).
 
-const RECORD_CONTENT = { 'application/json': { schema: { type: 'object' }, example: TTS_RECORD_EXAMPLE } };
+/** The record each network server's example uplink is stored as. */
+const RECORD_EXAMPLES: Record<IntegrationNetwork, object> = { tts: TTS_RECORD_EXAMPLE, chirpstack: CHIRPSTACK_RECORD_EXAMPLE };
 
 function integrationDocs(network: IntegrationNetwork) {
   return [
@@ -25,7 +31,7 @@ function integrationDocs(network: IntegrationNetwork) {
       status: 201,
       description: 'The uplink is stored: the record as `_format=json` renders it, `Location` naming it. Sent only after the COMMIT.',
       headers: { Location: { description: '`${BASE_URL}/node/<nid>`', schema: { type: 'string' } } },
-      content: RECORD_CONTENT,
+      content: { 'application/json': { schema: { type: 'object' }, example: RECORD_EXAMPLES[network] } },
     }),
     ApiResponse({
       status: 202,
@@ -139,7 +145,7 @@ export function ChirpstackEventDocs() {
         'application/json': {
           schema: { type: 'object' },
           examples: {
-            duplicate: { summary: 'A repeated delivery', value: TTS_RECORD_EXAMPLE },
+            duplicate: { summary: 'A repeated delivery', value: CHIRPSTACK_RECORD_EXAMPLE },
             other: { summary: 'A status event', value: { message: IGNORED_MESSAGES.chirpstackEvent('status') } },
           },
         },

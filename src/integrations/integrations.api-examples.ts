@@ -108,3 +108,21 @@ export const TTS_RECORD_EXAMPLE = {
   field_sequence: [{ value: 1842 }],
   field_timeout: [{ value: 3600 }],
 };
+
+/** What the ChirpStack example is stored as, rendered as the 201 (and a repeated delivery's 200) answers it. */
+export const CHIRPSTACK_RECORD_EXAMPLE = {
+  ...RECORD_EXAMPLE,
+  title: [{ value: 'Sensor report: 0004A30B001C1234 (2026-03-04T08:15:02.448791+00:00)' }],
+  field_battery_voltage: [{ value: '3.55' }],
+  field_counter: [],
+  field_data: [{ value: '21.5' }],
+  field_date: [{ value: '2026-03-04T21:15:02+13:00' }],
+  field_event: [{ value: 'Baitlevel' }],
+  field_gateway: [{ value: 'B8:27:EB:8A:1B:2C' }],
+  field_network: [{ value: 'ChirpStack' }],
+  field_rssi: [{ value: -101 }],
+  field_sequence: [{ value: 377 }],
+  field_snr: [{ value: '7.2' }],
+  field_status: [{ value: 'Baitlevel' }],
+  field_tilt_sensor: [],
+};
