@@ -4,17 +4,25 @@ import { loadConfig } from '../config/app-config.js';
 import type { MetricsService, SensorCounts } from '../metrics/metrics.service.js';
 import { SensorGaugesService } from './sensor-gauges.service.js';
 
-const ROW = { ok: '2', overdue: '1', no_heartbeat: '0', expired: '0', sprung: '1', oldest_due: '2026-01-01 00:00:00.000' };
+const ROW = {
+  ok: '2',
+  overdue: '1',
+  no_heartbeat: '0',
+  expired: '0',
+  sprung: '1',
+  oldest_due: '2026-01-01 00:00:00.000',
+  next_due: '2026-01-02 00:00:00.000',
+};
 
-/** A data source whose one count query waits until the test lets it answer. */
-function countingDataSource() {
+/** A data source whose one count query waits until the test lets it answer (with `row`). */
+function countingDataSource(row: typeof ROW = ROW) {
   const answers: Array<() => void> = [];
   const builder = {
     select: () => builder,
     addSelect: () => builder,
     from: () => builder,
     setParameters: () => builder,
-    getRawOne: () => new Promise((resolve) => answers.push(() => resolve(ROW))),
+    getRawOne: () => new Promise((resolve) => answers.push(() => resolve(row))),
   };
   return { dataSource: { createQueryBuilder: () => builder } as unknown as DataSource, answers };
 }
@@ -52,6 +60,38 @@ describe(SensorGaugesService.name, () => {
       { byState: { ok: 2, overdue: 1, no_heartbeat: 0, expired: 0 }, sprung: 1, oldestOverdueSeconds: 2700 },
       now,
     ]);
+  });
+
+  it('counts again when the next sensor falls overdue before the next interval, and not before', async () => {
+    // Due 10 minutes and 10 s ago: past the default 15-minute grace, it falls overdue in 4 min 50 s and a second.
+    const nextDue = new Date(now - 10 * 60_000 - 10_000);
+    const { dataSource, answers } = countingDataSource({ ...ROW, next_due: nextDue.toISOString().replace('T', ' ').replace('Z', '') });
+    const sut = new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({ SENSOR_METRICS_INTERVAL: '600' }));
+
+    sut.onApplicationBootstrap();
+    answers[0]!();
+    await sut.refresh().catch(() => undefined);
+    jest.advanceTimersByTime(4 * 60_000 + 50_000);
+    expect(answers).toHaveLength(1);
+    jest.advanceTimersByTime(1000);
+    expect(answers).toHaveLength(2);
+    answers[1]!();
+    await sut.beforeApplicationShutdown();
+  });
+
+  it('leaves the next sensor to fall overdue to the interval when the interval comes first', async () => {
+    const { dataSource, answers } = countingDataSource({ ...ROW, next_due: '2026-01-01 00:50:00.000' });
+    const sut = new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({ SENSOR_METRICS_INTERVAL: '60' }));
+
+    sut.onApplicationBootstrap();
+    answers[0]!();
+    await sut.refresh().catch(() => undefined);
+    jest.advanceTimersByTime(59_999);
+    expect(answers).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(answers).toHaveLength(2);
+    answers[1]!();
+    await sut.beforeApplicationShutdown();
   });
 
   it('on shutdown stops the timer and waits for the count in progress', async () => {

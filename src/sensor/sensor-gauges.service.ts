@@ -14,19 +14,27 @@ interface CountRow {
   expired: number | string;
   sprung: number | string;
   oldest_due: Date | string | null;
+  next_due: Date | string | null;
 }
+
+/** The shortest wait between two counts, however many sensors fall overdue one after another. */
+const MIN_RECOUNT_SPACING_MS = 5000;
 
 /**
  * Counts the sensors per state for the Prometheus gauges (docs/interface.md#metrics-of-sensors): at
- * start-up, then every SENSOR_METRICS_INTERVAL seconds, so that an overdue heartbeat shows within a
- * minute whether or not anyone reads a sensor route. Every instance counts for itself: the count is
- * one read-only scan of a covering index, so several instances doing it cost little and agree.
- * Stopped before the database pool closes on shutdown, waiting for a count in progress.
+ * start-up, then every SENSOR_METRICS_INTERVAL seconds, and once more at the moment the next sensor
+ * falls overdue when that comes before the next interval (at most one count every 5 s), so that a
+ * silent sensor shows in the gauges within seconds whether or not anyone reads a sensor route. Every
+ * instance counts for itself: the count is one read-only scan of a covering index, so several
+ * instances doing it cost little and agree. Stopped before the database pool closes on shutdown,
+ * waiting for a count in progress.
  */
 @Injectable()
 export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SensorGauges');
   private timer?: NodeJS.Timeout;
+  /** The count at the moment the next sensor falls overdue. */
+  private wakeUp?: NodeJS.Timeout;
   private counting?: Promise<void>;
 
   constructor(
@@ -47,7 +55,9 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    clearTimeout(this.wakeUp);
     await this.counting;
+    clearTimeout(this.wakeUp);
   }
 
   /** Counts now (or joins the count in progress); a failure is logged and the gauges keep their values. */
@@ -59,14 +69,24 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
   private async count(): Promise<void> {
     const now = this.clock.now();
     try {
-      const counts = await withDatabaseBudget(this.config.database.requestTimeoutMs, () => this.read(now));
+      const { counts, nextOverdueAt } = await withDatabaseBudget(this.config.database.requestTimeoutMs, () => this.read(now));
       this.metrics.sensorsCounted(counts, now);
+      this.countAgainAt(now, nextOverdueAt);
     } catch (error) {
       this.logger.warn(`Could not count the sensors: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  private async read(now: number): Promise<SensorCounts> {
+  /** Schedules a count for when the next sensor falls overdue, unless the interval's count comes first. */
+  private countAgainAt(now: number, at: number | null): void {
+    clearTimeout(this.wakeUp);
+    this.wakeUp = undefined;
+    if (this.timer === undefined || at === null || at - now >= this.config.sensors.metricsIntervalSeconds * 1000) return;
+    this.wakeUp = setTimeout(() => void this.refresh(), Math.max(at - now, MIN_RECOUNT_SPACING_MS));
+    this.wakeUp.unref();
+  }
+
+  private async read(now: number): Promise<{ counts: SensorCounts; nextOverdueAt: number | null }> {
     const graceMs = this.config.sensors.heartbeatGraceSeconds * 1000;
     const cutoff = overdueCutoff(now, this.config.sensors.heartbeatGraceSeconds);
     const row = await this.dataSource
@@ -77,15 +97,21 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
       .addSelect('COUNT(CASE WHEN s.heartbeat_period = 0 THEN 1 END)', 'expired')
       .addSelect('COUNT(CASE WHEN s.sprung = 1 THEN 1 END)', 'sprung')
       .addSelect('MIN(s.heartbeat_due)', 'oldest_due')
+      .addSelect('MIN(CASE WHEN s.heartbeat_due >= :cutoff THEN s.heartbeat_due END)', 'next_due')
       .from(SensorEntity, 's')
       .setParameters({ cutoff })
       .getRawOne<CountRow>();
     if (!row) throw new Error('The count of sensors returned no row');
     const oldestDue = row.oldest_due === null ? null : toDate(row.oldest_due);
+    // A sensor is overdue once the cutoff (now less the grace, in whole seconds) has passed its due time.
+    const nextDue = row.next_due === null ? null : toDate(row.next_due);
     return {
-      byState: { ok: Number(row.ok), overdue: Number(row.overdue), no_heartbeat: Number(row.no_heartbeat), expired: Number(row.expired) },
-      sprung: Number(row.sprung),
-      oldestOverdueSeconds: oldestDue && oldestDue < cutoff ? Math.max(0, Math.floor((now - oldestDue.getTime() - graceMs) / 1000)) : 0,
+      counts: {
+        byState: { ok: Number(row.ok), overdue: Number(row.overdue), no_heartbeat: Number(row.no_heartbeat), expired: Number(row.expired) },
+        sprung: Number(row.sprung),
+        oldestOverdueSeconds: oldestDue && oldestDue < cutoff ? Math.max(0, Math.floor((now - oldestDue.getTime() - graceMs) / 1000)) : 0,
+      },
+      nextOverdueAt: nextDue === null ? null : nextDue.getTime() + graceMs + 1000,
     };
   }
 }
