@@ -231,7 +231,7 @@ describe('GET /api-sensor/sensor-records', () => {
     expect(rows[2]).toEqual(expect.arrayContaining([`'@trap`, `'+64 21 555`]));
   });
 
-  it('streams a whole export in chunks, in order, and a CSV with a limit as a page', async () => {
+  it('streams a whole export in chunks, in order, a CSV with a limit as a page, and pages of 1,000 by default', async () => {
     const writer = testApp.app.get(SensorRecordWriter);
     const created = new Date(clock.now());
     const written = await Promise.all(
@@ -258,6 +258,13 @@ describe('GET /api-sensor/sensor-records', () => {
     expect(page.headers.link).toBe(
       `<http://localhost:3000/api-sensor/sensor-records?changed_since=${encodeURIComponent(utc(created.getTime()))}&changed_since_nid=${pageRows[1000]![0]}&limit=1000&_format=csv>; rel="next"`,
     );
+
+    const byDefault = JSON.parse((await read(testApp.app, `${FEED_URL}?_format=json`, owner.accessToken).expect(200)).body as string) as {
+      records: Array<{ nid: Array<{ value: number }> }>;
+      more: unknown;
+    };
+    expect(byDefault.records.map((record) => record.nid[0]!.value)).toEqual(pageRows.slice(1).map((row) => Number(row[0])));
+    expect(byDefault.more).toBe(true);
   });
 
   it('serves other requests while it renders a large page', async () => {
