@@ -83,19 +83,16 @@ function mutate(stub: SubmissionBody, mutations: Mutation[]): unknown {
   const body = structuredClone(stub) as Record<string, unknown>;
   for (const { path, action, value } of mutations) {
     let parent: Record<string, unknown> = body;
+    // Each level on the way is copied before it is changed: it may be a value an earlier mutation set,
+    // which fast-check hands out again (a constant) and which must not be changed, nor set inside itself.
     for (const key of path.slice(0, -1)) {
       const next = parent[key];
-      if (typeof next !== 'object' || next === null) {
-        parent[key] = {};
-      }
+      parent[key] = typeof next !== 'object' || next === null ? {} : Array.isArray(next) ? [...next] : { ...next };
       parent = parent[key] as Record<string, unknown>;
     }
     const key = path.at(-1)!;
     const current = parent[key];
-    // A copy: fast-check hands out the same constant each time it is drawn, and a later mutation that
-    // walks into it would otherwise change the constant itself, or set it inside itself (a cycle).
-    if (action === 'set')
-      Object.defineProperty(parent, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
+    if (action === 'set') Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
     else if (action === 'delete') delete parent[key];
     else if (action === 'wrapList') parent[key] = [{ value: current }];
     else parent[key] = { value: current };
