@@ -22,6 +22,6 @@ if (stale) {
     );
     if (!built) process.exit(1);
   } else {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
   }
 }
