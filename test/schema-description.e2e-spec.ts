@@ -271,7 +271,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
   });
 
   describeOn('mysql', 'on MariaDB/MySQL, after every migration', () => {
-    it('leaves a comment on every table and column, one collation per table, and text columns ascii_bin or utf8mb4_unicode_ci', async () => {
+    it('leaves a comment on every table and column, one collation per table, device ids binary, and the other text columns ascii_bin or utf8mb4_unicode_ci', async () => {
       await open(migrations);
       const schema = new URL((database as { url: string }).url).pathname.slice(1);
       const tables = (await dataSource!.query(
@@ -293,7 +293,18 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           .map((column) => `${column.tableName}.${column.name}`)
           .sort(),
       ).toEqual([...ASCII_COLUMNS, ...INTEGRATION_ASCII_COLUMNS, ...SENSOR_ASCII_COLUMNS].sort());
-      expect(text.filter((column) => !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!))).toEqual([]);
+      // Device ids are compared exactly (ExactDeviceIds): binary, without trailing-space padding on MariaDB.
+      const deviceIds = ['sensor.dev_id', 'sensor_report.field_sensor_id'];
+      expect(text.filter((column) => deviceIds.includes(`${column.tableName}.${column.name}`)).map((column) => column.collation)).toEqual([
+        'utf8mb4_nopad_bin',
+        'utf8mb4_nopad_bin',
+      ]);
+      expect(
+        text.filter(
+          (column) =>
+            !deviceIds.includes(`${column.tableName}.${column.name}`) && !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!),
+        ),
+      ).toEqual([]);
     });
   });
 

@@ -1,4 +1,5 @@
 import { CreateSensors1764000100000 } from '../src/database/migrations/1764000100000-CreateSensors.js';
+import { migrations } from '../src/database/migrations/index.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { report, type Report } from './utils/read-side.js';
@@ -58,11 +59,16 @@ describe('Migration CreateSensors1764000100000', () => {
     const kept = await sensorRows();
     expect(kept).toHaveLength(5);
 
+    // Taken back to before CreateSensors and forward again, so that the migrations after it (which
+    // change its table) apply as they did, and later suites find the schema as it was.
     const runner = testApp.dataSource.createQueryRunner();
+    const later = migrations.slice(migrations.indexOf(CreateSensors1764000100000) + 1).map((Migration) => new Migration());
     try {
       const migration = new CreateSensors1764000100000();
+      for (const next of [...later].reverse()) await next.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      for (const next of later) await next.up(runner);
     } finally {
       await runner.release();
     }

@@ -194,6 +194,31 @@ describe('GET /api-sensor/sensors', () => {
     expect(JSON.parse(hidden.body as string)).toEqual({ message: 'You have no sensor with dev_id "theirs".' });
   });
 
+  it('keeps devices whose ids differ only in letter case, accents, width or a trailing space apart', async () => {
+    const spellings = ['trap', 'TRAP', 'trap ', 'tràp', 'ｔｒａｐ'];
+    const nids = new Map<string, number>();
+    for (const [index, devId] of spellings.entries())
+      nids.set(devId, await report(testApp.app, owner.accessToken, { dev_id: devId, event: index === 1 ? 'Sprung' : 'Set' }));
+
+    const sensors = (await list()).sensors;
+    expect(sensors.map((found) => [found.dev_id, found.report_count, found.sprung]).sort()).toEqual(
+      spellings.map((devId) => [devId, 1, devId === 'TRAP']).sort(),
+    );
+    for (const devId of spellings) {
+      const shown = JSON.parse(
+        (await read(testApp.app, `${SENSORS_URL}/${encodeURIComponent(devId)}`, owner.accessToken).expect(200)).body as string,
+      ) as {
+        sensor: SensorJson;
+        records: Array<{ nid: Array<{ value: number }> }>;
+      };
+      expect({ devId, lastNid: shown.sensor.last_nid, records: shown.records.map((record) => record.nid[0]!.value) }).toEqual({
+        devId,
+        lastNid: nids.get(devId),
+        records: [nids.get(devId)],
+      });
+    }
+  });
+
   it('refuses a caller without a valid token', async () => {
     const response = await read(testApp.app, SENSORS_URL, 'not-a-token').expect(403);
 

@@ -102,7 +102,7 @@ export class CreateSensors1764000100000 implements MigrationInterface {
  * MariaDB would join by scanning): per (uid, dev_id) the counts and bounds, the last record's values,
  * and the latest record saying Sprung or Set (records without one sort after those with one).
  */
-function fillFromRecords(mysql: boolean): string {
+export function fillFromRecords(mysql: boolean): string {
   const due = mysql
     ? 'DATE_ADD(x.last_received, INTERVAL x.field_timeout SECOND)'
     : "strftime('%Y-%m-%d %H:%M:%f', x.last_received, '+' || x.field_timeout || ' seconds')";
