@@ -1,19 +1,24 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { raw } from 'express';
 
 const tooLarge = new WeakSet<Request>();
+const unreadable = new WeakMap<Request, unknown>();
 
 /**
- * Reads a submission's bytes, up to `limit`. A larger body is read off and dropped, and the request
- * goes on without it, so that the bearer guard answers first: a caller without a valid token learns
- * nothing about its body, not even that it is too large. The submission's pipe answers 413 after it.
+ * Reads a submission's bytes, up to `limit`. Whatever goes wrong reading them (a body too large, a
+ * `Content-Encoding` that is unknown or does not decode) is kept for later and the request goes on
+ * without a body, so that the bearer guard answers first: a caller without a valid token learns
+ * nothing about its body, not even its size or encoding. A larger body is read off and dropped; the
+ * submission's pipe answers 413 after the guard, and `Submission` raises any other reading error.
  */
 export function submissionBody(limit: string) {
   const parse = raw({ type: () => true, limit });
   return (request: Request, response: Response, next: NextFunction): void =>
     parse(request, response, (error?: unknown) => {
-      if ((error as { type?: unknown } | undefined)?.type !== 'entity.too.large') return next(error);
-      tooLarge.add(request);
+      if (error === undefined) return next();
+      if ((error as { type?: unknown }).type === 'entity.too.large') tooLarge.add(request);
+      else unreadable.set(request, error);
       next();
     });
 }
@@ -22,3 +27,23 @@ export function submissionBody(limit: string) {
 export function isSubmissionTooLarge(request: Request): boolean {
   return tooLarge.has(request);
 }
+
+/**
+ * Throws what went wrong reading the body other than its size, if anything did, wrapped as Nest wraps a
+ * middleware's error (the original as `cause`), so that the exception filter answers it as it would have.
+ */
+export function assertSubmissionReadable(request: Request): void {
+  if (!unreadable.has(request)) return;
+  const error = unreadable.get(request) as { status?: unknown; message?: unknown; code?: unknown };
+  // A body its Content-Encoding does not decode reaches here as zlib's error behind a bare "Bad Request".
+  if (typeof error.code === 'string' && error.code.startsWith('Z_')) {
+    throw new HttpException(undecodableBodyMessage(String(request.headers['content-encoding'])), HttpStatus.BAD_REQUEST, {
+      cause: error,
+    });
+  }
+  const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : HttpStatus.BAD_REQUEST;
+  throw new HttpException(String(error.message), status, { cause: error });
+}
+
+/** The 400 of a body that its Content-Encoding (gzip, deflate, br) does not decode. */
+export const undecodableBodyMessage = (encoding: string) => `The request body is not valid ${encoding} data, as its Content-Encoding says.`;

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { isSubmissionTooLarge } from './submission-body.middleware.js';
+import { assertSubmissionReadable, isSubmissionTooLarge } from './submission-body.middleware.js';
 
 export interface RawSubmission {
   /** The body was over the size limit and was dropped unread. */
@@ -36,6 +36,7 @@ function submittedText(request: Request): string | undefined {
  */
 export const Submission = createParamDecorator((_data: unknown, context: ExecutionContext): RawSubmission => {
   const request = context.switchToHttp().getRequest<Request>();
+  assertSubmissionReadable(request);
   return { tooLarge: isSubmissionTooLarge(request), contentType: request.headers['content-type'], text: submittedText(request) };
 });
 

@@ -1,0 +1,67 @@
+import request from 'supertest';
+import { INTEGRATION_KEY_MESSAGES } from '../src/integrations/key/integration-key-refusal.js';
+import { FORBIDDEN_CREATE } from './fixtures/oauth-errors.stub.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
+import { createIntegration, TTS_UPLINK_URL } from './utils/integration-api.js';
+import { SENSOR_RECORD_BATCH_URL, SENSOR_RECORD_URL, storedRows } from './utils/sensor-record-api.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+
+/**
+ * A body's Content-Encoding is part of the body: a caller without a valid token or key learns nothing
+ * about it (docs/interface.md, the order of checks), and one with a valid token gets the 4xx the
+ * encoding deserves, with nothing stored.
+ */
+describe('Submissions with a Content-Encoding', () => {
+  let testApp: TestApp;
+  let token: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    token = (await ingestCaller(testApp.app)).accessToken;
+    apiKey = (await createIntegration(testApp.app, { network: 'tts' })).apiKey;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const post = (path: string, encoding: string, authorization?: string) => {
+    let call = request(testApp.app.getHttpServer()).post(path).set('Content-Type', 'application/json').set('Content-Encoding', encoding);
+    if (authorization !== undefined) call = call.set('Authorization', authorization);
+    return call.send('{"not":"gzip"}');
+  };
+
+  describe.each([
+    ['the sensor-record route', SENSOR_RECORD_URL],
+    ['the batch route', SENSOR_RECORD_BATCH_URL],
+  ])('on %s', (_route, path) => {
+    it.each(['gzip', 'x-unknown'])('answers 403 to %s without a token, before looking at the body', async (encoding) => {
+      const response = await post(path, encoding).expect(403);
+
+      expect(response.body).toEqual(FORBIDDEN_CREATE);
+    });
+
+    it('answers a valid token 400 for a body that does not decode, and 415 for an unknown encoding, storing nothing', async () => {
+      const undecodable = await post(path, 'gzip', `Bearer ${token}`).expect(400);
+      const unknown = await post(path, 'x-unknown', `Bearer ${token}`).expect(415);
+
+      expect(undecodable.body).toEqual({ message: 'The request body is not valid gzip data, as its Content-Encoding says.' });
+      expect(unknown.body).toEqual({ message: 'unsupported content encoding "x-unknown"' });
+      expect(await storedRows(testApp.dataSource)).toEqual([]);
+    });
+  });
+
+  it('answers 401 on an integration route without a key, and the encoding to a valid key', async () => {
+    const refused = await post(TTS_UPLINK_URL, 'gzip').expect(401);
+    const unknown = await post(TTS_UPLINK_URL, 'x-unknown', `Bearer ${apiKey}`).expect(415);
+
+    expect(refused.body).toEqual({ message: INTEGRATION_KEY_MESSAGES.missing });
+    expect(unknown.body).toEqual({ message: 'unsupported content encoding "x-unknown"' });
+    expect(await storedRows(testApp.dataSource)).toEqual([]);
+  });
+});
