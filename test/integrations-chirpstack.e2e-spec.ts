@@ -163,6 +163,22 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
       'The query parameter "event" is given more than once: ChirpStack names one event in it (?event=up).',
     ],
     [
+      'event under a bracketed name',
+      400,
+      { query: 'event[a]=up' },
+      'application/json',
+      '{}',
+      'The query parameter "event" is not one plain value: ChirpStack names one event in it (?event=up).',
+    ],
+    [
+      'event beside a bracketed one',
+      400,
+      { query: 'event=up&event[a]=x' },
+      'application/json',
+      '{}',
+      'The query parameter "event" is not one plain value: ChirpStack names one event in it (?event=up).',
+    ],
+    [
       'not an uplink event',
       422,
       'up',

@@ -1,6 +1,7 @@
-import { Controller, Inject, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Inject, Post, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiException } from '../common/errors/api-exception.js';
+import { PlainQuery, type PlainQueryParameter } from '../common/query/plain-query-parameter.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { addLogContext } from '../logging/log-context.js';
 import { Submission, SubmissionText } from '../sensor-record/submission/submission.decorators.js';
@@ -55,7 +56,7 @@ export class IntegrationsController {
   async chirpstack(
     @Submission(new ParseUplinkPipe('chirpstack')) body: Record<string, unknown>,
     @SubmissionText() requestBody: string,
-    @Query('event') eventParameter: unknown,
+    @PlainQuery('event') eventParameter: PlainQueryParameter,
     @CurrentIntegration() caller: IntegrationCaller,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile | Record<string, unknown>> {

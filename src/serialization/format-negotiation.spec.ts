@@ -50,8 +50,8 @@ describe(negotiateFormat.name, () => {
     [given('JSON'), 'JSON'],
     [given('hal+json'), 'hal+json'],
     [given('ya\nml'), 'ya\\u000aml'],
-    [{ kind: 'malformed', given: '_format=json&_format=xml' } as const, '_format=json&_format=xml'],
-    [{ kind: 'malformed', given: '_format[a]=json' } as const, '_format[a]=json'],
+    [{ kind: 'malformed', given: '_format=json&_format=xml', repeated: true } as const, '_format=json&_format=xml'],
+    [{ kind: 'malformed', given: '_format[a]=json', repeated: false } as const, '_format[a]=json'],
   ])("refuses _format %p with 406 and Drupal's message, on one line", (format, shown) => {
     let thrown: unknown;
     try {

@@ -16,12 +16,12 @@ describe('readFormatParameter', () => {
   });
 
   it.each([
-    ['/node/1?_format=json&_format=xml', '_format=json&_format=xml'],
-    ['/node/1?_format[a]=json', '_format[a]=json'],
-    ['/node/1?_format%5Ba%5D=json', '_format%5Ba%5D=json'],
-    ['/node/1?_format[]=json&x=1', '_format[]=json'],
-    ['/node/1?_format=json&_format[b]=xml', '_format=json&_format[b]=xml'],
-  ])('keeps %s, which is not one plain value, as the query text %s', (url, given) => {
-    expect(readFormatParameter(url)).toEqual({ kind: 'malformed', given });
+    ['/node/1?_format=json&_format=xml', '_format=json&_format=xml', true],
+    ['/node/1?_format[a]=json', '_format[a]=json', false],
+    ['/node/1?_format%5Ba%5D=json', '_format%5Ba%5D=json', false],
+    ['/node/1?_format[]=json&x=1', '_format[]=json', false],
+    ['/node/1?_format=json&_format[b]=xml', '_format=json&_format[b]=xml', false],
+  ])('keeps %s, which is not one plain value, as the query text %s (repeated: %s)', (url, given, repeated) => {
+    expect(readFormatParameter(url)).toEqual({ kind: 'malformed', given, repeated });
   });
 });

@@ -1,4 +1,5 @@
 import { ApiException } from '../../common/errors/api-exception.js';
+import type { PlainQueryParameter } from '../../common/query/plain-query-parameter.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
 import { UPLINK_BODY_MESSAGES } from './parse-uplink.pipe.js';
 import { idPart, type Located, member, type ReceivingGateway, StrictMembers, type UplinkReading } from './uplink-reading.js';
@@ -11,11 +12,12 @@ export const CHIRPSTACK_OTHER_EVENTS = ['join', 'status', 'ack', 'txack', 'log',
 const read = new StrictMembers('chirpstack');
 
 /** The event `?event=` names: one plain value (docs/interface.md#chirpstack), else 400. */
-export function readChirpstackEvent(event: unknown): string {
-  if (Array.isArray(event)) throw new ApiException(400, UPLINK_BODY_MESSAGES.repeatedEvent);
-  if (typeof event === 'object' && event !== null) throw new ApiException(400, UPLINK_BODY_MESSAGES.eventNotPlain);
-  if (typeof event !== 'string' || event === '') throw new ApiException(400, UPLINK_BODY_MESSAGES.noEvent);
-  return event;
+export function readChirpstackEvent(event: PlainQueryParameter): string {
+  if (event.kind === 'malformed') {
+    throw new ApiException(400, event.repeated ? UPLINK_BODY_MESSAGES.repeatedEvent : UPLINK_BODY_MESSAGES.eventNotPlain);
+  }
+  if (event.kind === 'absent' || event.value === '') throw new ApiException(400, UPLINK_BODY_MESSAGES.noEvent);
+  return event.value;
 }
 
 /**
