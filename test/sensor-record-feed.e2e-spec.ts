@@ -45,6 +45,7 @@ describe('GET /api-sensor/sensor-records', () => {
   });
 
   beforeEach(async () => {
+    clock.reset();
     await testApp.reset();
     owner = await ingestCaller(testApp.app);
   });

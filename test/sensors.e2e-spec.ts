@@ -46,6 +46,7 @@ describe('GET /api-sensor/sensors', () => {
   });
 
   beforeEach(async () => {
+    clock.reset();
     await testApp.reset();
     owner = await ingestCaller(testApp.app);
   });
