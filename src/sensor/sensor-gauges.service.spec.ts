@@ -79,18 +79,24 @@ describe(SensorGaugesService.name, () => {
     await sut.beforeApplicationShutdown();
   });
 
-  it('leaves the next sensor to fall overdue to the interval when the interval comes first', async () => {
-    const { dataSource, answers } = countingDataSource({ ...ROW, next_due: '2026-01-01 00:50:00.000' });
+  it('counts on the interval alone while the next sensor falls overdue only after the next interval', async () => {
+    // Falls overdue a second after each next interval (the clock stands still): only the interval counts.
+    const nextDue = new Date(now - 15 * 60_000 + 60_000);
+    const { dataSource, answers } = countingDataSource({ ...ROW, next_due: nextDue.toISOString().replace('T', ' ').replace('Z', '') });
     const sut = new SensorGaugesService(dataSource, metrics, { now: () => now }, loadConfig({ SENSOR_METRICS_INTERVAL: '60' }));
 
     sut.onApplicationBootstrap();
     answers[0]!();
     await sut.refresh().catch(() => undefined);
-    jest.advanceTimersByTime(59_999);
-    expect(answers).toHaveLength(1);
-    jest.advanceTimersByTime(1);
+    jest.advanceTimersByTime(60_000);
     expect(answers).toHaveLength(2);
     answers[1]!();
+    await sut.refresh().catch(() => undefined);
+    jest.advanceTimersByTime(59_999);
+    expect(answers).toHaveLength(2);
+    jest.advanceTimersByTime(1);
+    expect(answers).toHaveLength(3);
+    answers[2]!();
     await sut.beforeApplicationShutdown();
   });
 

@@ -77,7 +77,11 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
-  /** Schedules a count for when the next sensor falls overdue, unless the interval's count comes first. */
+  /**
+   * Schedules a count for when the next sensor falls overdue, unless the interval's count comes first:
+   * that count schedules again from what it reads, and a timer set days ahead would overflow
+   * setTimeout's 24.8-day range and fire at once.
+   */
   private countAgainAt(now: number, at: number | null): void {
     clearTimeout(this.wakeUp);
     this.wakeUp = undefined;
