@@ -1,5 +1,5 @@
 // @ts-check
-// Turns the measurements into the markdown tables the benchmark prints (and the README quotes).
+// Turns the measurements into the markdown tables the benchmark prints (docs/benchmark.md quotes them).
 
 export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -8,8 +8,8 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const times = (value, digits = 2) => (Number.isFinite(value) ? `${value.toFixed(digits)}x` : 'n/a');
+export const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+export const times = (value, digits = 2) => (Number.isFinite(value) ? `${value.toFixed(digits)}x` : 'n/a');
 
 /** Aggregates the measured rounds of one side. */
 export function sideSummary(rounds) {
@@ -34,18 +34,17 @@ export function sideSummary(rounds) {
   };
 }
 
-const rowCheck = (s) => `${s.rows} = ${s.acked} + ${s.inFlightStored} (lost ${s.lost}, extra ${s.extra})`;
-const perRound = (rounds, key = 'requestsPerSec') => rounds.map((r) => fmt(r[key])).join(', ');
+export const rowCheck = (s) => `${s.rows} = ${s.acked} + ${s.inFlightStored} (lost ${s.lost}, extra ${s.extra})`;
+export const perRound = (rounds, key = 'requestsPerSec') => rounds.map((r) => fmt(r[key])).join(', ');
 
 /** The ingestion table: the service beside the pipeline floor and the bare floor, with their ratios. */
-function ingestionTable({ config, summaries, rounds, memory, machine }) {
+export function ingestionTable({ config, summaries, rounds, memory, machine }) {
   const { service, pipeline, floor } = summaries;
   const ratios = (get, digits = 2) =>
     `${times(get(service) / get(pipeline), digits)} | ${times(get(service) / get(floor), digits)} | ${times(get(pipeline) / get(floor), digits)}`;
   const memoryOf = (side) => `${fmt(memory[side].readyRssMiB)}; ${fmt(memory[side].ingestHwmMiB)}`;
   return [
-    `Ingestion: ${config.connections} connections, ${config.rounds} rounds x ${config.durationSec} s per side, alternating` +
-      ` (${machine})`,
+    `Ingestion: ${config.connections} connections, ${config.rounds} rounds x ${config.duration} s per side, alternating` + ` (${machine})`,
     '',
     '| | service | pipeline floor | bare floor | service / pipeline floor | service / bare floor | pipeline / bare floor |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -64,7 +63,7 @@ function ingestionTable({ config, summaries, rounds, memory, machine }) {
 }
 
 /** The batch table: records per second through the batch route against the bare floor's one record per request. */
-function batchTable({ config, summaries, rounds }) {
+export function batchTable({ config, summaries, rounds }) {
   const { batch, floor } = summaries;
   return [
     `Batch route: ${config.batchSize} reports per request, ${config.batchConnections} connections, in the same rounds` +
@@ -86,10 +85,9 @@ function batchTable({ config, summaries, rounds }) {
 }
 
 /** The Things Stack webhook beside the sensor-record route (service only). */
-function uplinkTable({ config, summaries, uplinks: u }) {
-  const { service } = summaries;
+export function uplinkTable({ config, service, uplinks: u }) {
   return [
-    `The Things Stack webhook (service only, ${config.connections} connections, ${config.uplinkDurationSec} s after a warm-up;` +
+    `The Things Stack webhook (service only, ${config.connections} connections, ${config.uplinkDuration} s after a warm-up;` +
       ' uplinks of two or three gateways with a decoded payload, each a new uplink), beside the sensor-record route',
     '',
     '| | sensor records (median of rounds) | TTS uplinks | uplinks / records |',
@@ -103,51 +101,40 @@ function uplinkTable({ config, summaries, uplinks: u }) {
   ];
 }
 
-/** The token endpoint's grants, read against the machine's RSA-2048 signing rate (each grant signs one access token). */
-function tokenTable({ config, memory, tokens, burst, signing }) {
-  const lines = [];
-  if (signing) {
-    lines.push(
-      '',
-      `RSA-2048 (RS256) signatures/s on this machine: one thread ${fmt(signing.oneThread)}; ` +
-        `thread pool (${signing.threadPoolSize} threads, ${signing.inFlight} in flight) ${fmt(signing.threadPool)}`,
-    );
-  }
-  if (tokens.length > 0) {
-    lines.push(
-      '',
-      `Token endpoint (service only, ${tokens[0].concurrency} concurrent clients, ${config.tokenDurationSec} s each;` +
-        ` service peak resident memory after it ${fmt(memory.service.hwmMiB)} MiB)`,
-      '',
-      '| grant | grants/s | share of the pool signing rate | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB | SQL statements/grant |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...tokens.map(
-        (t) =>
-          `| ${t.kind} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
-          ` ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
-          ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
-      ),
-    );
-  }
-  if (burst) {
-    lines.push(
-      '',
-      `Submissions during a refresh burst (${config.connections} submitting connections; ${config.tokenConcurrency} refreshing clients; ${burst.durationSec} s runs, alone and during alternating, median of 2 each)`,
-      '',
-      '| submissions/s alone | submissions/s during the burst | during / alone | refresh grants/s during the burst |',
-      '|---:|---:|---:|---:|',
-      `| ${fmt(burst.aloneRecordsPerSec)} | ${fmt(burst.duringRecordsPerSec)} | ${times(burst.ratio)} | ${fmt(burst.grantsPerSec)} |`,
-    );
-  }
-  return lines;
+/** The machine's RSA-2048 signing rate: each grant signs one access token, so it is the grants' ceiling. */
+export function signingLine(signing) {
+  return (
+    `RSA-2048 (RS256) signatures/s on this machine: one thread ${fmt(signing.oneThread)}; ` +
+    `thread pool (${signing.threadPoolSize} threads, ${signing.inFlight} in flight) ${fmt(signing.threadPool)}`
+  );
 }
 
-export function markdownReport({ config, summaries, rounds, memory, tokens, burst, uplinks, signing, machine }) {
-  const lines = ingestionTable({ config, summaries, rounds, memory, machine });
-  if (rounds.batch.length > 0) lines.push('', ...batchTable({ config, summaries, rounds }));
-  if (uplinks) lines.push('', ...uplinkTable({ config, summaries, uplinks }));
-  lines.push(...tokenTable({ config, memory, tokens, burst, signing }));
-  return lines.join('\n');
+/** The token endpoint's grants, read against the machine's RSA-2048 signing rate when it was measured. */
+export function tokenTable({ config, memory, tokens, signing }) {
+  return [
+    `Token endpoint (service only, ${tokens[0].concurrency} concurrent clients, ${config.tokenDuration} s each;` +
+      ` service peak resident memory after it ${fmt(memory.hwmMiB)} MiB)`,
+    '',
+    '| grant | grants/s | share of the pool signing rate | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB | SQL statements/grant |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...tokens.map(
+      (t) =>
+        `| ${t.kind} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
+        ` ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
+        ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
+    ),
+  ];
+}
+
+/** Submissions during a refresh burst against their rate alone. */
+export function burstTable({ config, burst }) {
+  return [
+    `Submissions during a refresh burst (${config.connections} submitting connections; ${config.tokenConcurrency} refreshing clients; ${burst.durationSec} s runs, alone and during alternating, median of 2 each)`,
+    '',
+    '| submissions/s alone | submissions/s during the burst | during / alone | refresh grants/s during the burst |',
+    '|---:|---:|---:|---:|',
+    `| ${fmt(burst.aloneRecordsPerSec)} | ${fmt(burst.duringRecordsPerSec)} | ${times(burst.ratio)} | ${fmt(burst.grantsPerSec)} |`,
+  ];
 }
 
 /**

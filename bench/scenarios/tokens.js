@@ -1,0 +1,85 @@
+// @ts-check
+// The token endpoint: refresh and password grants per second (password grants each from a user of its
+// own, as devices have: the flood limit counts a name's attempts in flight), CPU and statements per
+// grant, read against the machine's signing rate when the signing scenario ran.
+import { randomBytes } from 'node:crypto';
+import { counterRates, statusCounters } from '../database.js';
+import { cpuSecondsOf } from '../processes.js';
+import { tokenTable } from '../report.js';
+import { tokenRun } from '../token-load.js';
+
+/** `count` users for the password grants, created with the admin command line a few at a time (Argon2 is slow on purpose). */
+async function benchUsers(service, count, log) {
+  const users = [];
+  const tag = randomBytes(3).toString('hex');
+  for (let first = 0; first < count; first += 4) {
+    const batch = Array.from({ length: Math.min(4, count - first) }, (_, offset) => {
+      const user = { username: `bench-${tag}-${first + offset}`, password: randomBytes(12).toString('hex') };
+      return service.cli(['user:create', '--username', user.username, '--password', user.password]).then(() => user);
+    });
+    users.push(...(await Promise.all(batch)));
+  }
+  log(`${users.length} users for the password grants`);
+  return users;
+}
+
+/** @type {import('./index.js').Scenario} */
+export default {
+  name: 'tokens',
+  about: 'refresh and password grants per second on the service',
+  options: [
+    { name: 'token-duration', env: 'BENCH_TOKEN_DURATION', default: 5, help: 'seconds per grant kind (and per burst run); 0 skips' },
+    { name: 'token-concurrency', env: 'BENCH_TOKEN_CONCURRENCY', default: 32, help: 'concurrent token clients' },
+    { name: 'token-kinds', env: 'BENCH_TOKEN_KINDS', kind: 'text', default: 'refresh,password', help: 'grants measured, in order' },
+  ],
+
+  async run({ stand, options, log }) {
+    const service = stand.service;
+    if (!service || options.tokenDuration <= 0) return null;
+    const kinds = options.tokenKinds.split(',');
+    const users = kinds.includes('password') ? await benchUsers(service, options.tokenConcurrency, log) : [];
+    const tokens = [];
+    const problems = [];
+    for (const kind of kinds) {
+      const before = {
+        server: cpuSecondsOf(service.child.pid),
+        database: cpuSecondsOf(stand.dbPid),
+        counters: await statusCounters(stand.db),
+      };
+      const result = await tokenRun({
+        baseUrl: service.url,
+        kind,
+        credentials: service.credentials,
+        users,
+        concurrency: options.tokenConcurrency,
+        durationSec: options.tokenDuration,
+      });
+      const answered = result.ok + result.failed;
+      const perGrant = (seconds) => Math.round((seconds * 1e6) / Math.max(1, answered)) / 1000;
+      const measured = {
+        ...result,
+        cpuPerGrantMs: {
+          server: perGrant(cpuSecondsOf(service.child.pid) - before.server),
+          database: perGrant(cpuSecondsOf(stand.dbPid) - before.database),
+        },
+        databasePerGrant: counterRates(before.counters, await statusCounters(stand.db), answered),
+      };
+      tokens.push(measured);
+      log(
+        `token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
+          ` | CPU ms/grant: server ${measured.cpuPerGrantMs.server}, MariaDB ${measured.cpuPerGrantMs.database} | per grant: Questions ${measured.databasePerGrant.Questions}, fsyncs ${measured.databasePerGrant.Innodb_data_fsyncs}`,
+      );
+      if (result.failed > 0)
+        problems.push(
+          `token ${kind}: ${result.failed} failed grant(s) ${JSON.stringify(result.statusCodes)} e.g. ${JSON.stringify(result.errorSamples[0])}`,
+        );
+    }
+    stand.sample();
+    const memory = { hwmMiB: stand.memory.service?.hwmMiB ?? NaN };
+    return {
+      json: { tokens, memory },
+      problems,
+      table: (results) => tokenTable({ config: options, memory, tokens, signing: results.signing ?? null }).join('\n'),
+    };
+  },
+};
