@@ -78,6 +78,24 @@ describe('Token endpoint: refresh grant', () => {
     expect(response.body.token_type).toBe('Bearer');
   });
 
+  it('refuses a refresh asking for a scope other than authenticated, and leaves the refresh token usable', async () => {
+    const response = await request(testApp.app.getHttpServer())
+      .post(TOKEN_PATH)
+      .type('form')
+      .send({
+        grant_type: 'refresh_token',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        refresh_token: pair.refresh_token,
+        scope: 'admin',
+      })
+      .expect(400);
+
+    expect(response.body).toEqual(oauthErrorStub.invalidScope('admin'));
+    expect(await refreshRow(pair.refresh_token)).toMatchObject({ revoked: false });
+    await refresh(pair.refresh_token).expect(200);
+  });
+
   it('answers a missing refresh_token with invalid_request naming it', async () => {
     const response = await refresh('').expect(400);
 

@@ -97,6 +97,88 @@ describe('Token endpoint: password grant and errors', () => {
     expect(response.body.token_type).toBe('Bearer');
   });
 
+  describe('HTTP Basic credentials form-encoded first (RFC 6749 §2.3.1)', () => {
+    const formEncode = (value: string) =>
+      encodeURIComponent(value).replace(/[-_.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+    it("accepts an id and secret form-encoded before Basic encoding (a UUID's `-` as `%2D`, a secret's `+/=:` encoded)", async () => {
+      const encoded = await createClient(testApp.app, { secret: 'a+b/c=d:e f' });
+
+      const response = await post()
+        .auth(formEncode(encoded.clientId), formEncode(encoded.clientSecret).replace(/%20/g, '+'))
+        .type('form')
+        .send(passwordForm({ client_id: undefined, client_secret: undefined }));
+
+      expect(response.status).toBe(200);
+    });
+
+    it('accepts the same credentials sent as they are (a `+` then is a plus)', async () => {
+      const plain = await createClient(testApp.app, { secret: 'a+b/c=d%2B' });
+
+      await post()
+        .auth(plain.clientId, plain.clientSecret)
+        .type('form')
+        .send(passwordForm({ client_id: undefined, client_secret: undefined }))
+        .expect(200);
+    });
+
+    it('still refuses a secret that matches neither as sent nor decoded', async () => {
+      const response = await post()
+        .auth(formEncode(client.clientId), formEncode(`${client.clientSecret}x`))
+        .type('form')
+        .send(passwordForm({ client_id: undefined, client_secret: undefined }))
+        .expect(401);
+
+      expect(response.body).toEqual(oauthErrorStub.invalidClient);
+    });
+  });
+
+  describe('scope (as league/oauth2-server under simple_oauth)', () => {
+    it.each([
+      ['no scope', undefined],
+      ['an empty scope', ''],
+      ['the scope tokens carry', 'authenticated'],
+      ['it twice with spaces around', ' authenticated  authenticated '],
+    ])('grants %s a token whose scope is authenticated', async (_case, scope) => {
+      const response = await post().type('form').send(passwordForm({ scope })).expect(200);
+
+      expect(decodeJwt(response.body.access_token).scope).toBe('authenticated');
+      expect(Object.keys(response.body)).toEqual(['token_type', 'expires_in', 'access_token', 'refresh_token']);
+    });
+
+    it.each([
+      ['another scope', 'sensors:write', 'sensors:write'],
+      ['the first unknown one of several', 'authenticated sensors:write admin', 'sensors:write'],
+      ['a scope written as PHP escapes it', '<b>"x"&amp;', '&lt;b&gt;&quot;x&quot;&amp;'],
+    ])('refuses %s with 400 invalid_scope naming it', async (_case, scope, hinted) => {
+      const response = await post().type('form').send(passwordForm({ scope })).expect(400);
+
+      expect(response.body).toEqual(oauthErrorStub.invalidScope(hinted));
+    });
+
+    it('checks the client before the scope, and the scope before the user', async () => {
+      await post()
+        .type('form')
+        .send(passwordForm({ scope: 'admin', client_secret: 'wrong' }))
+        .expect(401);
+      const response = await post()
+        .type('form')
+        .send(passwordForm({ scope: 'admin', password: 'wrong password' }))
+        .expect(400);
+      expect(response.body).toEqual(oauthErrorStub.invalidScope('admin'));
+      expect(await testApp.dataSource.getRepository(LoginFailureEntity).count()).toBe(0);
+    });
+
+    it('answers a scope given twice with invalid_request naming it', async () => {
+      const form = new URLSearchParams(passwordForm({ scope: 'authenticated' }));
+      form.append('scope', 'authenticated');
+
+      const response = await post().type('form').send(form.toString()).expect(400);
+
+      expect(response.body).toEqual(oauthErrorStub.invalidRequest('scope'));
+    });
+  });
+
   it('gives tokens to an active user without the ingest permission', async () => {
     const reader = await createUser(testApp.app, { ingest: false });
 

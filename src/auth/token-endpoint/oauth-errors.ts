@@ -25,6 +25,14 @@ export const OAuthErrors = {
       undefined,
       usedBasicAuth ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {},
     ),
+  /** The scope is named as league writes it, through PHP's htmlspecialchars. */
+  invalidScope: (scope: string) =>
+    oauthError(
+      400,
+      'invalid_scope',
+      'The requested scope is invalid, unknown, or malformed',
+      `Check the \`${htmlSpecialChars(scope)}\` scope`,
+    ),
   invalidCredentials: () => oauthError(400, 'invalid_grant', 'The user credentials were incorrect.'),
   invalidRefreshToken: (hint: string) => oauthError(400, 'invalid_grant', 'The refresh token is invalid.', hint),
   unsupportedGrantType: () =>
@@ -42,3 +50,9 @@ export const OAuthErrors = {
       'Retry-After': '1',
     }),
 };
+
+/** PHP's htmlspecialchars with ENT_QUOTES and without double encoding: an entity already written stays as it is. */
+function htmlSpecialChars(text: string): string {
+  const entities: Record<string, string> = { '&': '&amp;', '"': '&quot;', "'": '&#039;', '<': '&lt;', '>': '&gt;' };
+  return text.replace(/&(?!(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);)|["'<>]/g, (character) => entities[character]!);
+}

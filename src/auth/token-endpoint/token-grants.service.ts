@@ -12,9 +12,11 @@ import type { UserEntity } from '../users/user.entity.js';
 import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthHousekeepingService } from './auth-housekeeping.service.js';
+import { authenticateClient } from './client-authentication.js';
 import { isGrantType } from './grant-types.js';
 import { LoginFloodService, type LoginSlot } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
+import { checkRequestedScopes } from './requested-scope.js';
 import type { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
 
@@ -49,9 +51,8 @@ export class TokenGrantsService {
   async grant(request: TokenRequest): Promise<TokenResponse> {
     const grantType = request.optional('grant_type');
     if (!isGrantType(grantType)) throw OAuthErrors.unsupportedGrantType();
-    const { clientId, clientSecret } = request.clientCredentials();
-    const client = await this.clients.authenticate(clientId, clientSecret);
-    if (!client) throw OAuthErrors.invalidClient(request.usedBasicAuth);
+    const client = await authenticateClient(this.clients, request);
+    checkRequestedScopes(request);
     try {
       return await (grantType === 'password' ? this.passwordGrant(request, client.clientId) : this.refreshGrant(request, client.clientId));
     } catch (error) {

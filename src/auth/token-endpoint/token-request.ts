@@ -41,12 +41,42 @@ export class TokenRequest {
     return value;
   }
 
-  /** League's order: the body's client_id / client_secret, else the Basic credentials. */
-  clientCredentials(): { clientId: string; clientSecret: string } {
-    const clientId = this.optional('client_id') || this.basicAuth?.clientId;
-    if (!clientId) throw OAuthErrors.invalidRequest('client_id');
-    const clientSecret = this.optional('client_secret') ?? this.basicAuth?.clientSecret ?? '';
-    return { clientId, clientSecret };
+  /**
+   * League's order: the body's client_id / client_secret, else the Basic credentials. Each value comes
+   * with the readings to try in turn: a Basic value as sent, then form-decoded (RFC 6749 §2.3.1 has
+   * clients form-encode id and secret before Basic-encoding them; many clients do not). The form's
+   * own values were decoded by the form parser already.
+   */
+  clientCredentials(): { clientIds: string[]; clientSecrets: string[] } {
+    const formId = this.optional('client_id');
+    const clientIds = formId ? [formId] : this.basicAuth?.clientId ? readings(this.basicAuth.clientId) : [];
+    if (clientIds.length === 0) throw OAuthErrors.invalidRequest('client_id');
+    const formSecret = this.optional('client_secret');
+    const clientSecrets = formSecret !== undefined ? [formSecret] : this.basicAuth ? readings(this.basicAuth.clientSecret) : [''];
+    return { clientIds, clientSecrets };
+  }
+
+  /**
+   * The scopes asked for (space-separated, empty items dropped, as league/oauth2-server reads them);
+   * none when the parameter is absent or empty.
+   */
+  scopes(): string[] {
+    return (this.optional('scope') ?? '').split(' ').filter((scope) => scope !== '');
+  }
+}
+
+/** A Basic value as sent, then its form-decoding when that differs and is well-formed. */
+function readings(value: string): string[] {
+  const decoded = formDecode(value);
+  return decoded === undefined || decoded === value ? [value] : [value, decoded];
+}
+
+/** application/x-www-form-urlencoded decoding of one value: `+` is a space, `%XX` a byte of UTF-8. */
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
   }
 }
 
