@@ -203,7 +203,7 @@ export async function readScenarios({ baseUrl, token, pid, repeats = 5, log = (_
   return { lists, pages, exported };
 }
 
-/** The plans MariaDB chooses for the read side's queries (the README quotes them). */
+/** The plans MariaDB chooses for the read side's queries (docs/benchmark.md#the-read-side quotes them). */
 export async function explainPlans(db, uid) {
   const cutoff = new Date(Date.now() - 900_000);
   const since = new Date(Date.now() - 15 * 86_400_000);

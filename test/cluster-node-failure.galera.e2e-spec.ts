@@ -23,7 +23,7 @@ const cluster = (...args: string[]) => promisify(execFile)('bash', ['scripts/gal
  * A node of the Galera cluster killed (SIGKILL) under a stream of submissions spread over three
  * instances, one per node, then started again (`npm run test:galera`). Until the others evict it they
  * hold their writes back, so the instances here wait up to 10 s for the database
- * (DB_REQUEST_TIMEOUT_MS, longer than the eviction; README "Running on a Galera cluster").
+ * (DB_REQUEST_TIMEOUT_MS, longer than the eviction; docs/operations.md#running-on-a-galera-cluster).
  */
 describe('A Galera node killed and restarted under a stream of submissions', () => {
   const saved = { ...process.env };

@@ -12,7 +12,7 @@ export const MAX_BOUND_PARAMETERS = 32_766;
 /**
  * Builds the multi-row INSERT of new sensor records as plain SQL with `?` placeholders (both drivers
  * take them). The query builder's parameter bookkeeping grows with rows × columns and cost more
- * than the rest of the write (3.5 % of a submission's CPU at ~10 rows per batch). Values still go
+ * than the rest of the write (docs/benchmark.md#choices-made-by-measurement). Values still go
  * through the driver's own conversion, so they are stored exactly as the repository would store them.
  */
 export class SensorRecordInsert {

@@ -19,9 +19,9 @@ export interface WriterLimits {
 }
 
 /**
- * Chosen with `npm run bench` (32 connections, pool of 10): one batch in flight left the service
- * waiting on the database (-12 % requests/s), four made batches smaller without gaining anything.
- * Batches there average about 10 rows; 64 only bounds the statement's size.
+ * Chosen with `npm run bench`: one batch in flight left the service waiting on the database, four
+ * made batches smaller without gaining anything; 64 only bounds the statement's size
+ * (docs/benchmark.md#choices-made-by-measurement).
  */
 export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxBatchesInFlight: 2, maxRowsPerBatch: 64 };
 

@@ -8,9 +8,9 @@ const RFC3339_PATTERN = "yyyy-MM-dd'T'HH:mm:ssxxx";
 
 /**
  * `created`, `changed`, `revision_timestamp`: always UTC, as Drupal's timestamp normalizer writes them.
- * The ISO form already is UTC, so no time-zone machinery is needed (it cost 2 % of a submission's CPU);
- * cutting it after the seconds drops the milliseconds as the `ss` pattern does. Four-digit years only
- * (these instants are the time a record was stored).
+ * The ISO form already is UTC, so no time-zone machinery is needed (its cost:
+ * docs/benchmark.md#choices-made-by-measurement); cutting it after the seconds drops the milliseconds
+ * as the `ss` pattern does. Four-digit years only (these instants are the time a record was stored).
  */
 export function formatUtcTimestamp(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}+00:00`;
@@ -20,9 +20,10 @@ const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * `field_date`: the device's time in the site time zone, with that zone's offset at the instant.
- * The wall-clock time comes from one cached Intl formatter per zone (date-fns-tz took 70 µs a call,
- * most of a 10,000-sensor list); an offset that is not whole minutes (local mean time before a zone's
- * standard time) is left to date-fns-tz, so that the text is always the one it writes.
+ * The wall-clock time comes from one cached Intl formatter per zone (date-fns-tz took most of the
+ * time of a 10,000-sensor list: docs/benchmark.md#choices-made-by-measurement); an offset that is not
+ * whole minutes (local mean time before a zone's standard time) is left to date-fns-tz, so that the
+ * text is always the one it writes.
  */
 export function formatSiteDate(instant: Date, timeZone: string): string {
   const wholeSeconds = Math.floor(instant.getTime() / 1000) * 1000;
