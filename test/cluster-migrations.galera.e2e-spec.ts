@@ -73,14 +73,13 @@ describe('Migrations on a Galera cluster, instances starting together on each no
     const first = await start(urls[0]!);
     await first.destroy();
     await admin.query(
-      `INSERT INTO \`${name}\`.schema_migrations_lock (name, holder, expires_at) VALUES ('migrations', 'a-process-that-died', UTC_TIMESTAMP() - INTERVAL 1 SECOND)`,
+      `INSERT INTO \`${name}\`.leases (name, holder, expires_at) VALUES ('migrations', 'a-process-that-died', UTC_TIMESTAMP() - INTERVAL 1 SECOND)`,
     );
 
     const started = await Promise.allSettled(urls.map(start));
 
     for (const result of started) if (result.status === 'fulfilled') await result.value.destroy();
     expect(started.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    for (const rows of await rowsOnEachNode<{ holder: string }>('SELECT holder FROM schema_migrations_lock', [], urls))
-      expect(rows).toEqual([]);
+    for (const rows of await rowsOnEachNode<{ holder: string }>('SELECT holder FROM leases', [], urls)) expect(rows).toEqual([]);
   }, 90_000);
 });

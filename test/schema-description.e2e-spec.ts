@@ -20,6 +20,8 @@ const THROUGH_INTEGRATIONS = migrations.slice(0, indexOf(ADD_INTEGRATIONS) + 1);
 
 /** Columns kept ascii_bin on purpose: identifiers, digests and fixed vocabularies. */
 const ASCII_COLUMNS = [
+  'leases.holder',
+  'leases.name',
   'login_failures.address',
   'node_type.type',
   'node_type.uuid',
@@ -153,13 +155,13 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       expect(after.filter((column) => !column.comment)).toEqual([]);
       const described = await tables();
       expect(described.map((table) => table.name)).toEqual([
+        'leases',
         'login_failures',
         'node_type',
         'oauth_access_tokens',
         'oauth_clients',
         'oauth_refresh_tokens',
         'schema_migrations',
-        'schema_migrations_lock',
         'sensor_report',
         'users',
       ]);
@@ -187,8 +189,8 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
       await dataSource!.undoLastMigration({ transaction: 'each' });
 
       expect(await reportForeignKeys()).toEqual([]);
-      // The migration lock's table is made, with its comments, before any migration runs (migration-lock.ts).
-      expect((await columns()).filter((column) => column.comment && column.tableName !== 'schema_migrations_lock')).toEqual([]);
+      // The leases' table is made, with its comments, before any migration runs (lease.ts).
+      expect((await columns()).filter((column) => column.comment && column.tableName !== 'leases')).toEqual([]);
       expect(definitions(await columns())).toEqual(definitions(before));
     });
 

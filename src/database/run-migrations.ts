@@ -1,20 +1,20 @@
 import type { DataSource } from 'typeorm';
-import { withMigrationLock } from './migration-lock.js';
+import { withLease } from './lease.js';
 
 /** How long an instance waits for another one to finish migrating. */
 const MIGRATION_LOCK_WAIT_SECONDS = 60;
 
 /**
  * Applies pending migrations, one instance at a time: instances that start together must not race to
- * create the same table. On MySQL a lock row serialises them, on one server or across the nodes of a
- * Galera cluster (migration-lock.ts); on SQLite the file's write lock does.
+ * create the same table. On MySQL the lease `migrations` serialises them, on one server or across the
+ * nodes of a Galera cluster (lease.ts); on SQLite the file's write lock does.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
     await runSqliteMigrations(dataSource);
     return;
   }
-  await withMigrationLock(dataSource, MIGRATION_LOCK_WAIT_SECONDS, () => dataSource.runMigrations({ transaction: 'each' }));
+  await withLease(dataSource, 'migrations', MIGRATION_LOCK_WAIT_SECONDS, () => dataSource.runMigrations({ transaction: 'each' }));
 }
 
 /**
