@@ -10,7 +10,7 @@ import { IntegrationsModule } from './integrations/integrations.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
-import { SensorModule } from './sensor/sensor.module.js';
+import { SensorsModule } from './sensor/sensors.module.js';
 import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.module.js';
 
 @Module({
@@ -22,7 +22,7 @@ import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.
     HealthModule,
     AuthModule,
     SensorRecordModule,
-    SensorModule,
+    SensorsModule,
     SensorRecordFeedModule,
     IntegrationsModule,
   ],

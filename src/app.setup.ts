@@ -6,6 +6,7 @@ import { answerClientErrors } from './common/http/client-errors.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
+import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
 
 /**
@@ -26,7 +27,7 @@ export function configureApp(app: INestApplication): void {
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
-  setupOpenApi(app, config);
+  setupOpenApi(app, config, [INTEGRATION_KEY_SCHEME]);
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -3,6 +3,8 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuer
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavailable.js';
 import { BODY_TOO_LARGE_MESSAGE, DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { ApiErrorResponse } from '../openapi/error-response.js';
+import type { BearerScheme } from '../openapi/openapi.setup.js';
+import { INTEGRATION_KEY_BYTES } from './admin/integrations.service.js';
 import {
   CHIRPSTACK_RECORD_EXAMPLE,
   CHIRPSTACK_UPLINK_EXAMPLE,
@@ -18,13 +20,27 @@ import { IGNORED_MESSAGES, REFUSAL_MESSAGES, REFUSAL_REASONS } from './uplink/up
 // The messages come from the code that answers them; the request bodies are examples of what each
 // network server posts (docs/interface.md#network-server-integrations).
 
+/** How the integration routes take their key, for the OpenAPI document (`configureApp` adds it). */
+export const INTEGRATION_KEY_SCHEME: BearerScheme = {
+  name: 'integration-key',
+  options: {
+    type: 'http',
+    scheme: 'bearer',
+    // Swagger's default says JWT; an integration key is an opaque string.
+    bearerFormat: undefined,
+    description:
+      'An integration key from `integration:create`, for the network-server routes: an opaque string, ' +
+      `${INTEGRATION_KEY_BYTES} random bytes in base64url (${Math.ceil((INTEGRATION_KEY_BYTES * 4) / 3)} characters).`,
+  },
+};
+
 /** The record each network server's example uplink is stored as. */
 const RECORD_EXAMPLES: Record<IntegrationNetwork, object> = { tts: TTS_RECORD_EXAMPLE, chirpstack: CHIRPSTACK_RECORD_EXAMPLE };
 
 function integrationDocs(network: IntegrationNetwork) {
   return [
     ApiTags('Network-server integrations'),
-    ApiBearerAuth('integration-key'),
+    ApiBearerAuth(INTEGRATION_KEY_SCHEME.name),
     ApiConsumes('application/json'),
     ApiProduces('application/json'),
     ApiResponse({

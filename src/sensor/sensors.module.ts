@@ -14,4 +14,4 @@ import { SensorsService } from './sensors.service.js';
   controllers: [SensorsController],
   providers: [SensorsService, SensorGaugesService, { provide: CLOCK, useValue: systemClock }],
 })
-export class SensorModule {}
+export class SensorsModule {}
