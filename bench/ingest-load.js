@@ -1,11 +1,11 @@
 // @ts-check
-// One ingestion load run: autocannon against one server with the shared valid bodies, every report
+// One ingestion load run: wrk (bench/wrk.js) against one server with the shared valid bodies, every report
 // numbered (its serial travels as `field_sequence`, its run as the dev_id prefix), so afterwards the
 // rows in the database can be matched one by one against the answers received. A batch run sends
 // `batchSize` reports per request to the batch route; each report's serial is answered with its batch.
-import autocannon from 'autocannon';
 import { renderBody } from './bodies.js';
 import { serialsStored } from './database.js';
+import { wrkRun } from './wrk.js';
 
 export const RECORD_PATH = '/api-sensor/iot/sensor-record';
 export const BATCH_PATH = '/api-sensor/iot/sensor-records';
@@ -38,37 +38,7 @@ export async function ingestRun({
   path = batchSize > 0 ? BATCH_PATH : RECORD_PATH,
   headers = recordHeaders(token),
 }) {
-  let next = serialBase;
-  const sent = [];
-  const answers = new Map();
-  const samples = [];
-  const instance = autocannon({
-    url: baseUrl,
-    connections,
-    duration: durationSec,
-    timeout: timeoutSec,
-    requests: [
-      {
-        method: 'POST',
-        path,
-        headers,
-        setupRequest(request, context) {
-          const serials = Array.from({ length: Math.max(1, batchSize) }, () => next++);
-          context.serials = serials;
-          sent.push(...serials);
-          const bodies = serials.map((serial) => renderBody(templates[serial % templates.length], prefix, serial));
-          request.body = batchSize > 0 ? `[${bodies.join(',')}]` : bodies[0];
-          return request;
-        },
-        onResponse(status, body, context) {
-          for (const serial of context.serials) answers.set(serial, status);
-          if ((status < 200 || status > 299) && samples.length < 5) samples.push({ status, body: String(body).slice(0, 400) });
-        },
-      },
-    ],
-  });
-  const result = await instance;
-  return { result, sent, answers, samples };
+  return wrkRun({ baseUrl, path, headers, templates, prefix, serialBase, batchSize, connections, durationSec, timeoutSec });
 }
 
 /** Waits until the rows for `prefix` stop changing (requests in flight at the stop finish), then reads them. */

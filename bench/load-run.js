@@ -35,7 +35,7 @@ export function loadRunner(stand) {
     const child = server.child;
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${server.name} died:\n${logTail(child)}`);
     const before = await statusCounters(stand.db);
-    const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(stand.dbPid), load: process.cpuUsage() };
+    const cpuBefore = { server: cpuSecondsOf(child.pid), database: cpuSecondsOf(stand.dbPid) };
     const run = await ingestRun({
       baseUrl: server.url,
       token: server.token,
@@ -49,12 +49,11 @@ export function loadRunner(stand) {
         ? { path: UPLINK_PATH, headers: { Authorization: `Bearer ${server.uplinkKey}`, 'Content-Type': 'application/json' } }
         : {}),
     });
-    const load = process.cpuUsage(cpuBefore.load);
     const cpuMs = (seconds) => Math.round((seconds * 1e6) / Math.max(1, run.answers.size)) / 1000;
     const cpuPerRequestMs = {
       server: cpuMs(cpuSecondsOf(child.pid) - cpuBefore.server),
       database: cpuMs(cpuSecondsOf(stand.dbPid) - cpuBefore.database),
-      loadGenerator: cpuMs((load.user + load.system) / 1e6),
+      loadGenerator: cpuMs(run.generatorCpuSeconds),
     };
     const accounting = await account(run, server.db, prefix, connections, reportsPerRequest);
     const perRequest = counterRates(before, await statusCounters(stand.db), accounting.rows);

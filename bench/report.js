@@ -30,6 +30,7 @@ export function sideSummary(rounds) {
     inFlightStored: sum('inFlightStored'),
     cpuServerMs: median(rounds.map((r) => r.cpuPerRequestMs?.server)),
     cpuDatabaseMs: median(rounds.map((r) => r.cpuPerRequestMs?.database)),
+    cpuGeneratorMs: median(rounds.map((r) => r.cpuPerRequestMs?.loadGenerator)),
     statementsPerRow: median(rounds.map((r) => r.databasePerRow?.Questions)),
   };
 }
@@ -53,6 +54,7 @@ export function ingestionTable({ config, summaries, rounds, memory, machine }) {
     `| p99 latency ms (median; worst round) | ${fmt(service.p99Ms, 1)}; ${fmt(service.worstP99Ms, 1)} | ${fmt(pipeline.p99Ms, 1)}; ${fmt(pipeline.worstP99Ms, 1)} | ${fmt(floor.p99Ms, 1)}; ${fmt(floor.worstP99Ms, 1)} | ${ratios((s) => s.p99Ms)} |`,
     `| CPU ms per request, server process (median) | ${fmt(service.cpuServerMs, 3)} | ${fmt(pipeline.cpuServerMs, 3)} | ${fmt(floor.cpuServerMs, 3)} | ${ratios((s) => s.cpuServerMs, 1)} |`,
     `| CPU ms per request, MariaDB (median) | ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(pipeline.cpuDatabaseMs, 3)} | ${fmt(floor.cpuDatabaseMs, 3)} | ${ratios((s) => s.cpuDatabaseMs, 1)} |`,
+    `| CPU ms per request, load generator (wrk; median) | ${fmt(service.cpuGeneratorMs, 3)} | ${fmt(pipeline.cpuGeneratorMs, 3)} | ${fmt(floor.cpuGeneratorMs, 3)} | | | |`,
     `| SQL statements per stored row (server-wide count) | ${fmt(service.statementsPerRow, 2)} | ${fmt(pipeline.statementsPerRow, 2)} | ${fmt(floor.statementsPerRow, 2)} | | | |`,
     `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${pipeline.non2xx} / ${pipeline.errors} | ${floor.non2xx} / ${floor.errors} | | | |`,
     `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(pipeline)} | ${rowCheck(floor)} | | | |`,
@@ -62,42 +64,59 @@ export function ingestionTable({ config, summaries, rounds, memory, machine }) {
   ];
 }
 
-/** The batch table: records per second through the batch route against the bare floor's one record per request. */
-export function batchTable({ config, summaries, rounds }) {
-  const { batch, floor } = summaries;
+/**
+ * The batch table: records per second through the batch route against the bare floor's one record per
+ * request; with a baseline, its batch route beside.
+ */
+export function batchTable({ config, summaries, rounds, revision }) {
+  const { batch, baselineBatch, floor } = summaries;
+  const before = rounds.baselineBatch.length > 0;
+  const cells = (get) => (before ? [get(batch), get(baselineBatch)] : [get(batch)]);
+  const row = (label, get, last = '') => `| ${label} | ${cells(get).join(' | ')} | ${get(floor)} | ${last} |`;
+  const cpu = (s) => `${fmt(s.cpuServerMs, 3)}; ${fmt(s.cpuDatabaseMs, 3)}; ${fmt(s.cpuGeneratorMs, 3)}`;
   return [
     `Batch route: ${config.batchSize} reports per request, ${config.batchConnections} connections, in the same rounds` +
       ` (the bare floor at ${config.connections})`,
     '',
-    `| | service, batches of ${config.batchSize} | bare floor, one record per request | batch / bare floor |`,
-    '|---|---:|---:|---:|',
-    `| records/s (median of rounds) | ${fmt(batch.recordsPerSec)} | ${fmt(floor.requestsPerSec)} | ${times(batch.recordsPerSec / floor.requestsPerSec)} |`,
-    `| requests/s | ${fmt(batch.requestsPerSec)} | ${fmt(floor.requestsPerSec)} | |`,
-    `| p50 latency ms per request (median) | ${fmt(batch.p50Ms, 1)} | ${fmt(floor.p50Ms, 1)} | |`,
-    `| p99 latency ms per request (median; worst round) | ${fmt(batch.p99Ms, 1)}; ${fmt(batch.worstP99Ms, 1)} | ${fmt(floor.p99Ms, 1)}; ${fmt(floor.worstP99Ms, 1)} | |`,
-    `| CPU ms per record: server process; MariaDB (median) | ${fmt(batch.cpuServerMs, 3)}; ${fmt(batch.cpuDatabaseMs, 3)} | ${fmt(floor.cpuServerMs, 3)}; ${fmt(floor.cpuDatabaseMs, 3)} | |`,
-    `| SQL statements per stored row (server-wide count) | ${fmt(batch.statementsPerRow, 2)} | ${fmt(floor.statementsPerRow, 2)} | |`,
-    `| non-2xx / connection errors | ${batch.non2xx} / ${batch.errors} | ${floor.non2xx} / ${floor.errors} | |`,
-    `| rows = 201s + in-flight at stop | ${rowCheck(batch)} | ${rowCheck(floor)} | |`,
+    `| | service, batches of ${config.batchSize} |${before ? ` ${revision}, batches of ${config.batchSize} |` : ''} bare floor, one record per request | batch / bare floor${before ? ` (${revision})` : ''} |`,
+    `|---|---:|${before ? '---:|' : ''}---:|---:|`,
+    row(
+      'records/s (median of rounds)',
+      (s) => fmt(s === floor ? s.requestsPerSec : s.recordsPerSec),
+      `${times(batch.recordsPerSec / floor.requestsPerSec)}${before ? ` (${times(baselineBatch.recordsPerSec / floor.requestsPerSec)})` : ''}`,
+    ),
+    row('requests/s', (s) => fmt(s.requestsPerSec)),
+    row('p50 latency ms per request (median)', (s) => fmt(s.p50Ms, 1)),
+    row('p99 latency ms per request (median; worst round)', (s) => `${fmt(s.p99Ms, 1)}; ${fmt(s.worstP99Ms, 1)}`),
+    row(
+      'CPU ms per record (per request for the floor): server process; MariaDB; load generator (median)',
+      cpu,
+      `${times(batch.cpuServerMs / floor.cpuServerMs)}; ${times(batch.cpuDatabaseMs / floor.cpuDatabaseMs)}${before ? ` (${times(baselineBatch.cpuServerMs / floor.cpuServerMs)}; ${times(baselineBatch.cpuDatabaseMs / floor.cpuDatabaseMs)})` : ''}`,
+    ),
+    row('SQL statements per stored row (server-wide count)', (s) => fmt(s.statementsPerRow, 2)),
+    row('non-2xx / connection errors', (s) => `${s.non2xx} / ${s.errors}`),
+    row('rows = 201s + in-flight at stop', rowCheck),
     '',
-    `Per round, records/s: batch route ${perRound(rounds.batch, 'recordsPerSec')}`,
+    `Per round, records/s: batch route ${perRound(rounds.batch, 'recordsPerSec')}${before ? `; ${revision} ${perRound(rounds.baselineBatch, 'recordsPerSec')}` : ''}`,
   ];
 }
 
-/** The Things Stack webhook beside the sensor-record route (service only). */
-export function uplinkTable({ config, service, uplinks: u }) {
+/** The Things Stack webhook beside the sensor-record route (service only; with a baseline, its webhook beside). */
+export function uplinkTable({ config, records, uplinks: u, baseline, revision }) {
+  const beside = (get) => (baseline ? ` ${get(baseline)} |` : '');
   return [
-    `The Things Stack webhook (service only, ${config.connections} connections, ${config.uplinkDuration} s after a warm-up;` +
+    `The Things Stack webhook (${config.connections} connections, ${config.uplinkDuration} s per round after a warm-up;` +
       ' uplinks of two or three gateways with a decoded payload, each a new uplink), beside the sensor-record route',
     '',
-    '| | sensor records (median of rounds) | TTS uplinks | uplinks / records |',
-    '|---|---:|---:|---:|',
-    `| per second | ${fmt(service.requestsPerSec)} | ${fmt(u.requestsPerSec)} | ${times(u.requestsPerSec / service.requestsPerSec)} |`,
-    `| p50; p99 latency ms | ${fmt(service.p50Ms, 1)}; ${fmt(service.p99Ms, 1)} | ${fmt(u.latencyMs.p50, 1)}; ${fmt(u.latencyMs.p99, 1)} | |`,
-    `| CPU ms per request: server process; MariaDB | ${fmt(service.cpuServerMs, 3)}; ${fmt(service.cpuDatabaseMs, 3)} | ${fmt(u.cpuPerRequestMs.server, 3)}; ${fmt(u.cpuPerRequestMs.database, 3)} | ${times(u.cpuPerRequestMs.server / service.cpuServerMs, 1)}; ${times(u.cpuPerRequestMs.database / service.cpuDatabaseMs, 1)} |`,
-    `| SQL statements per stored row | ${fmt(service.statementsPerRow, 2)} | ${fmt(u.databasePerRow?.Questions, 2)} | |`,
-    `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${u.non2xx} / ${u.errors} | |`,
-    `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(u)} | |`,
+    `| | sensor records (median of rounds) | TTS uplinks | uplinks / records |${baseline ? ` TTS uplinks, ${revision} |` : ''}`,
+    `|---|---:|---:|---:|${baseline ? '---:|' : ''}`,
+    `| per second | ${fmt(records.requestsPerSec)} | ${fmt(u.requestsPerSec)} | ${times(u.requestsPerSec / records.requestsPerSec)} |${beside((s) => fmt(s.requestsPerSec))}`,
+    `| p50; p99 latency ms | ${fmt(records.p50Ms, 1)}; ${fmt(records.p99Ms, 1)} | ${fmt(u.p50Ms, 1)}; ${fmt(u.p99Ms, 1)} | |${beside((s) => `${fmt(s.p50Ms, 1)}; ${fmt(s.p99Ms, 1)}`)}`,
+    `| CPU ms per request: server process; MariaDB | ${fmt(records.cpuServerMs, 3)}; ${fmt(records.cpuDatabaseMs, 3)} | ${fmt(u.cpuServerMs, 3)}; ${fmt(u.cpuDatabaseMs, 3)} | ${times(u.cpuServerMs / records.cpuServerMs, 1)}; ${times(u.cpuDatabaseMs / records.cpuDatabaseMs, 1)} |${beside((s) => `${fmt(s.cpuServerMs, 3)}; ${fmt(s.cpuDatabaseMs, 3)}`)}`,
+    `| CPU ms per request, load generator (wrk) | ${fmt(records.cpuGeneratorMs, 3)} | ${fmt(u.cpuGeneratorMs, 3)} | |${beside((s) => fmt(s.cpuGeneratorMs, 3))}`,
+    `| SQL statements per stored row | ${fmt(records.statementsPerRow, 2)} | ${fmt(u.statementsPerRow, 2)} | |${beside((s) => fmt(s.statementsPerRow, 2))}`,
+    `| non-2xx / connection errors | ${records.non2xx} / ${records.errors} | ${u.non2xx} / ${u.errors} | |${beside((s) => `${s.non2xx} / ${s.errors}`)}`,
+    `| rows = 201s + in-flight at stop | ${rowCheck(records)} | ${rowCheck(u)} | |${beside(rowCheck)}`,
   ];
 }
 
@@ -110,7 +129,8 @@ export function signingLine(signing) {
 }
 
 /** The token endpoint's grants, read against the machine's RSA-2048 signing rate when it was measured. */
-export function tokenTable({ config, memory, tokens, signing }) {
+export function tokenTable({ config, memory, tokens, signing, revision }) {
+  const side = (t) => (t.side === 'baseline' ? ` (${revision})` : revision ? ' (this tree)' : '');
   return [
     `Token endpoint (service only, ${tokens[0].concurrency} concurrent clients, ${config.tokenDuration} s each;` +
       ` service peak resident memory after it ${fmt(memory.hwmMiB)} MiB)`,
@@ -119,7 +139,7 @@ export function tokenTable({ config, memory, tokens, signing }) {
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...tokens.map(
       (t) =>
-        `| ${t.kind} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
+        `| ${t.kind}${side(t)} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
         ` ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
         ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
     ),
@@ -157,6 +177,7 @@ export function baselineReport({ revision, summaries, rounds, memory }) {
     row('p99 latency ms (median)', (s) => s.p99Ms, 1),
     row('CPU ms per request, server process (median)', (s) => s.cpuServerMs, 3),
     row('CPU ms per request, MariaDB (median)', (s) => s.cpuDatabaseMs, 3),
+    row('CPU ms per request, load generator (wrk; median)', (s) => s.cpuGeneratorMs, 3),
     `| SQL statements per stored row | ${fmt(service.statementsPerRow, 2)} | ${fmt(baseline.statementsPerRow, 2)} | | | | | |`,
     `| non-2xx / connection errors | ${service.non2xx} / ${service.errors} | ${baseline.non2xx} / ${baseline.errors} | | | | | |`,
     `| rows = 201s + in-flight at stop | ${rowCheck(service)} | ${rowCheck(baseline)} | | | | | |`,

@@ -15,6 +15,7 @@ import { RUNNER_OPTIONS, optionsHelp, readOptions, unknownFlags } from './option
 import { killAll } from './processes.js';
 import { SCENARIOS } from './scenarios/index.js';
 import { log, openStand } from './stand.js';
+import { wrkMissing } from './wrk.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -55,6 +56,16 @@ async function main() {
   const unknown = unknownFlags(declarations, argv);
   if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(' ')}; npm run bench -- --help lists them`);
   const scenarios = chosenScenarios(options).filter((scenario) => !options.floorOnly || scenario.withoutService);
+  // The load comes from wrk only: a generator in JavaScript takes a share of the CPU the servers
+  // under test need, more for the cheaper ones, and the comparison would not be fair.
+  const missing = scenarios.some((scenario) => scenario.load) ? wrkMissing() : null;
+  if (missing)
+    throw new Error(
+      `${missing}; refusing to run ${scenarios
+        .filter((s) => s.load)
+        .map((s) => s.name)
+        .join(', ')} without it`,
+    );
   const watchdog = setTimeout(() => {
     log(`watchdog: the run exceeded ${options.timeout} s; stopping`);
     killAll('SIGKILL');

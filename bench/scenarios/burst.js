@@ -7,6 +7,7 @@ import { refreshChains, tokenRun } from '../token-load.js';
 /** @type {import('./index.js').Scenario} */
 export default {
   name: 'burst',
+  load: true,
   about: 'submissions alone and during a burst of refresh grants (uses --token-duration, --token-concurrency)',
 
   async run({ stand, options, loadRun, log }) {

@@ -6,6 +6,7 @@ import burst from './burst.js';
 import ingest from './ingest.js';
 import readSide from './read-side.js';
 import signing from './signing.js';
+import targets from './targets.js';
 import tokens from './tokens.js';
 import uplinks from './uplinks.js';
 
@@ -37,8 +38,9 @@ import uplinks from './uplinks.js';
  * @property {string} about   one line for `--help`
  * @property {import('../options.js').OptionDeclaration[]} [options]
  * @property {boolean} [withoutService]  runs in `--floor-only` mode too (the harness self-test)
+ * @property {boolean} [load]  drives HTTP load (with wrk, which the run then requires)
  * @property {(bench: BenchContext) => Promise<ScenarioResult | null>} run  null: nothing to measure (e.g. a duration of 0)
  */
 
 /** @type {Scenario[]} */
-export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide];
+export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, targets];

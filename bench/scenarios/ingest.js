@@ -8,6 +8,7 @@ import { baselineReport, batchTable, ingestionTable, sideSummary } from '../repo
 /** @type {import('./index.js').Scenario} */
 export default {
   name: 'ingest',
+  load: true,
   about: 'single submissions: the service, the baseline, the pipeline floor, the bare floor; the batch route',
   withoutService: true,
   options: [
@@ -18,7 +19,12 @@ export default {
       default: 4,
       help: "concurrent batch senders (relays are fewer than devices; the service's BATCHES_IN_FLIGHT default)",
     },
-    { name: 'only', kind: 'text', default: null, help: 'profiling aid: load one side only (service, baseline, pipeline, floor, batch)' },
+    {
+      name: 'only',
+      kind: 'text',
+      default: null,
+      help: 'profiling aid: load one side only (service, baseline, pipeline, floor, batch, baselineBatch)',
+    },
   ],
 
   async run({ stand, options, loadRun }) {
@@ -32,8 +38,9 @@ export default {
     if (baseline) sides.push(['baseline', { ...single, server: baseline }]);
     if (pipeline) sides.push(['pipeline', { ...single, server: pipeline }]);
     sides.push(['floor', { ...single, server: floor }]);
-    if (service && options.batchSize > 0)
-      sides.push(['batch', { server: service, label: 'batch', batchSize: options.batchSize, connections: options.batchConnections }]);
+    const batches = { batchSize: options.batchSize, connections: options.batchConnections };
+    if (service && options.batchSize > 0) sides.push(['batch', { ...batches, server: service, label: 'batch' }]);
+    if (baseline && options.batchSize > 0) sides.push(['baselineBatch', { ...batches, server: baseline, label: 'baseline batch' }]);
     const chosen = sides.filter(([side]) => !options.only || side === options.only);
     const measured = await alternatingRounds(loadRun, chosen, {
       rounds: options.rounds,
@@ -47,13 +54,21 @@ export default {
       memory[name] = { readyRssMiB: seen?.readyRssMiB ?? NaN, ingestHwmMiB: seen?.hwmMiB ?? NaN };
     }
     const of = (side) => measured[side] ?? [];
-    const rounds = { service: of('service'), baseline: of('baseline'), pipeline: of('pipeline'), floor: of('floor'), batch: of('batch') };
+    const rounds = {
+      service: of('service'),
+      baseline: of('baseline'),
+      pipeline: of('pipeline'),
+      floor: of('floor'),
+      batch: of('batch'),
+      baselineBatch: of('baselineBatch'),
+    };
     const summaries = {
       service: sideSummary(rounds.service),
       baseline: sideSummary(rounds.baseline),
       pipeline: sideSummary(rounds.pipeline),
       floor: sideSummary(rounds.floor),
       batch: sideSummary(rounds.batch),
+      baselineBatch: sideSummary(rounds.baselineBatch),
     };
     const json = {
       summaries,
@@ -71,7 +86,7 @@ export default {
       problems: Object.values(rounds).flatMap((list) => list.flatMap((run) => run.problems)),
       table: () => {
         const lines = ingestionTable({ config: options, summaries, rounds, memory, machine: stand.machine });
-        if (rounds.batch.length > 0) lines.push('', ...batchTable({ config: options, summaries, rounds }));
+        if (rounds.batch.length > 0) lines.push('', ...batchTable({ config: options, summaries, rounds, revision: options.baseline }));
         if (rounds.baseline.length > 0) lines.push('', baselineReport({ revision: options.baseline, summaries, rounds, memory }));
         return lines.join('\n');
       },

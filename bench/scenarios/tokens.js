@@ -1,14 +1,18 @@
 // @ts-check
 // The token endpoint: refresh and password grants per second (password grants each from a user of its
 // own, as devices have: the flood limit counts a name's attempts in flight), CPU and statements per
-// grant, read against the machine's signing rate when the signing scenario ran.
+// grant, read against the machine's signing rate when the signing scenario ran; with `--baseline`,
+// each kind on the baseline right after this tree's.
 import { randomBytes } from 'node:crypto';
 import { counterRates, statusCounters } from '../database.js';
 import { cpuSecondsOf } from '../processes.js';
 import { tokenTable } from '../report.js';
 import { tokenRun } from '../token-load.js';
 
-/** `count` users for the password grants, created with the admin command line a few at a time (Argon2 is slow on purpose). */
+/**
+ * `count` users for the password grants, created with the admin command line a few at a time (Argon2 is slow on purpose).
+ * @param {import('../stand.js').Service} service
+ */
 async function benchUsers(service, count, log) {
   const users = [];
   const tag = randomBytes(3).toString('hex');
@@ -19,14 +23,40 @@ async function benchUsers(service, count, log) {
     });
     users.push(...(await Promise.all(batch)));
   }
-  log(`${users.length} users for the password grants`);
+  log(`${service.name}: ${users.length} users for the password grants`);
   return users;
+}
+
+/**
+ * One kind of grant against one service for `durationSec`, with its CPU and statements per grant.
+ * @param {import('../stand.js').Stand} stand
+ * @param {import('../stand.js').Service} service
+ */
+async function grants(stand, service, { kind, users, concurrency, durationSec, log }) {
+  const before = { server: cpuSecondsOf(service.child.pid), database: cpuSecondsOf(stand.dbPid), counters: await statusCounters(stand.db) };
+  const result = await tokenRun({ baseUrl: service.url, kind, credentials: service.credentials, users, concurrency, durationSec });
+  const answered = result.ok + result.failed;
+  const perGrant = (seconds) => Math.round((seconds * 1e6) / Math.max(1, answered)) / 1000;
+  const measured = {
+    ...result,
+    side: service.name,
+    cpuPerGrantMs: {
+      server: perGrant(cpuSecondsOf(service.child.pid) - before.server),
+      database: perGrant(cpuSecondsOf(stand.dbPid) - before.database),
+    },
+    databasePerGrant: counterRates(before.counters, await statusCounters(stand.db), answered),
+  };
+  log(
+    `${service.name} token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
+      ` | CPU ms/grant: server ${measured.cpuPerGrantMs.server}, MariaDB ${measured.cpuPerGrantMs.database} | per grant: Questions ${measured.databasePerGrant.Questions}, fsyncs ${measured.databasePerGrant.Innodb_data_fsyncs}`,
+  );
+  return measured;
 }
 
 /** @type {import('./index.js').Scenario} */
 export default {
   name: 'tokens',
-  about: 'refresh and password grants per second on the service',
+  about: 'refresh and password grants per second on the service (and the baseline)',
   options: [
     { name: 'token-duration', env: 'BENCH_TOKEN_DURATION', default: 5, help: 'seconds per grant kind (and per burst run); 0 skips' },
     { name: 'token-concurrency', env: 'BENCH_TOKEN_CONCURRENCY', default: 32, help: 'concurrent token clients' },
@@ -36,50 +66,39 @@ export default {
   async run({ stand, options, log }) {
     const service = stand.service;
     if (!service || options.tokenDuration <= 0) return null;
+    const baseline = await stand.baseline();
+    const services = baseline ? [service, baseline] : [service];
     const kinds = options.tokenKinds.split(',');
-    const users = kinds.includes('password') ? await benchUsers(service, options.tokenConcurrency, log) : [];
+    const users = new Map();
+    for (const each of services) users.set(each, kinds.includes('password') ? await benchUsers(each, options.tokenConcurrency, log) : []);
     const tokens = [];
-    const problems = [];
-    for (const kind of kinds) {
-      const before = {
-        server: cpuSecondsOf(service.child.pid),
-        database: cpuSecondsOf(stand.dbPid),
-        counters: await statusCounters(stand.db),
-      };
-      const result = await tokenRun({
-        baseUrl: service.url,
-        kind,
-        credentials: service.credentials,
-        users,
-        concurrency: options.tokenConcurrency,
-        durationSec: options.tokenDuration,
-      });
-      const answered = result.ok + result.failed;
-      const perGrant = (seconds) => Math.round((seconds * 1e6) / Math.max(1, answered)) / 1000;
-      const measured = {
-        ...result,
-        cpuPerGrantMs: {
-          server: perGrant(cpuSecondsOf(service.child.pid) - before.server),
-          database: perGrant(cpuSecondsOf(stand.dbPid) - before.database),
-        },
-        databasePerGrant: counterRates(before.counters, await statusCounters(stand.db), answered),
-      };
-      tokens.push(measured);
-      log(
-        `token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
-          ` | CPU ms/grant: server ${measured.cpuPerGrantMs.server}, MariaDB ${measured.cpuPerGrantMs.database} | per grant: Questions ${measured.databasePerGrant.Questions}, fsyncs ${measured.databasePerGrant.Innodb_data_fsyncs}`,
-      );
-      if (result.failed > 0)
-        problems.push(
-          `token ${kind}: ${result.failed} failed grant(s) ${JSON.stringify(result.statusCodes)} e.g. ${JSON.stringify(result.errorSamples[0])}`,
+    for (const [index, kind] of kinds.entries()) {
+      // This tree first for one kind, the baseline first for the next: drift in the machine's speed cancels out.
+      const order = index % 2 === 0 ? services : [...services].reverse();
+      for (const each of order)
+        tokens.push(
+          await grants(stand, each, {
+            kind,
+            users: users.get(each),
+            concurrency: options.tokenConcurrency,
+            durationSec: options.tokenDuration,
+            log,
+          }),
         );
     }
+    const problems = tokens
+      .filter((t) => t.failed > 0)
+      .map(
+        (t) =>
+          `${t.side} token ${t.kind}: ${t.failed} failed grant(s) ${JSON.stringify(t.statusCodes)} e.g. ${JSON.stringify(t.errorSamples[0])}`,
+      );
     stand.sample();
     const memory = { hwmMiB: stand.memory.service?.hwmMiB ?? NaN };
     return {
       json: { tokens, memory },
       problems,
-      table: (results) => tokenTable({ config: options, memory, tokens, signing: results.signing ?? null }).join('\n'),
+      table: (results) =>
+        tokenTable({ config: options, memory, tokens, signing: results.signing ?? null, revision: options.baseline }).join('\n'),
     };
   },
 };
