@@ -207,13 +207,13 @@ describe('The OpenAPI description states what the service does', () => {
 
   it('accepts a batch of the documented example, and of the documented number of reports but not one more', async () => {
     const batch = batchOperation().requestBody!.content['application/json']!;
-    const reports = (count: number) => Array.from({ length: count }, () => submissionStub.minimal);
+    const submissions = (count: number) => Array.from({ length: count }, () => submissionStub.minimal);
 
     for (const example of Object.values(batch.examples!))
       await submitBatch(testApp.app, example.value, { token: caller.accessToken }).expect(201);
-    await submitBatch(testApp.app, reports(batch.schema!.minItems!), { token: caller.accessToken }).expect(201);
-    await submitBatch(testApp.app, reports(batch.schema!.maxItems!), { token: caller.accessToken }).expect(201);
-    await submitBatch(testApp.app, reports(batch.schema!.maxItems! + 1), { token: caller.accessToken }).expect(413);
+    await submitBatch(testApp.app, submissions(batch.schema!.minItems!), { token: caller.accessToken }).expect(201);
+    await submitBatch(testApp.app, submissions(batch.schema!.maxItems!), { token: caller.accessToken }).expect(201);
+    await submitBatch(testApp.app, submissions(batch.schema!.maxItems! + 1), { token: caller.accessToken }).expect(413);
   });
 
   it("answers a batch's documented errors with the documented messages", async () => {

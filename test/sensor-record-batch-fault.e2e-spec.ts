@@ -12,10 +12,10 @@ describe('POST /api-sensor/iot/sensor-records while the database is away', () =>
   let testApp: TestApp;
   let token: string;
 
-  const reports = Array.from({ length: 50 }, (_, index) => {
-    const report = submissionFrom(submissionStub.trapSprung);
-    report.payload_fields.field_sequence = index;
-    return report;
+  const submissions = Array.from({ length: 50 }, (_, index) => {
+    const submission = submissionFrom(submissionStub.trapSprung);
+    submission.payload_fields.field_sequence = index;
+    return submission;
   });
 
   beforeAll(async () => {
@@ -35,12 +35,12 @@ describe('POST /api-sensor/iot/sensor-records while the database is away', () =>
 
   it('answers 503 with Retry-After and stores none of the reports; the same batch is stored whole once the database is back', async () => {
     // A first batch, so the token's state is known and the outage meets the write itself.
-    await submitBatch(testApp.app, reports.slice(0, 1), { token }).expect(201);
+    await submitBatch(testApp.app, submissions.slice(0, 1), { token }).expect(201);
 
     await outage.begin();
     let refused;
     try {
-      refused = await submitBatch(testApp.app, reports, { token });
+      refused = await submitBatch(testApp.app, submissions, { token });
     } finally {
       await outage.end();
     }
@@ -50,7 +50,7 @@ describe('POST /api-sensor/iot/sensor-records while the database is away', () =>
     expect(refused.body).toEqual({ message: UNAVAILABLE });
     expect(await storedRows(testApp.dataSource)).toHaveLength(1);
 
-    const retried = await submitBatch(testApp.app, reports, { token }).expect(201);
+    const retried = await submitBatch(testApp.app, submissions, { token }).expect(201);
 
     expect(retried.body).toHaveLength(50);
     const rows = await storedRows(testApp.dataSource);
@@ -60,6 +60,6 @@ describe('POST /api-sensor/iot/sensor-records while the database is away', () =>
         .slice(1)
         .map((row) => row.field_sequence as number)
         .sort((a, b) => a - b),
-    ).toEqual(reports.map((_, index) => index));
+    ).toEqual(submissions.map((_, index) => index));
   });
 });

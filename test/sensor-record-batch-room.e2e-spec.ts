@@ -23,9 +23,9 @@ describe('POST /api-sensor/iot/sensor-records: batches in flight', () => {
 
   const batch = (count: number, firstSequence = 0) =>
     Array.from({ length: count }, (_, index) => {
-      const report = submissionFrom(submissionStub.minimal);
-      report.payload_fields.field_sequence = firstSequence + index;
-      return report;
+      const submission = submissionFrom(submissionStub.minimal);
+      submission.payload_fields.field_sequence = firstSequence + index;
+      return submission;
     });
 
   /** A batch whose body is sent in part: it holds its place until `finish` sends the rest (or `abort` hangs up). */

@@ -6,22 +6,22 @@ import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRows, submit, submitBatch } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
-const MAX_REPORTS = 1000;
+const MAX_SUBMISSIONS = 1000;
 const TWO_MIB = 2 * 1024 * 1024;
 
-/** The reports of one relay's buffer: every accepted shape, local and offset times, decimals as numbers and strings. */
+/** The submissions of one relay's buffer: every accepted shape, local and offset times, decimals as numbers and strings. */
 const buffered = (): SubmissionBody[] =>
   [submissionStub.trapSprung, submissionStub.bare, submissionStub.objects, submissionStub.baitLevel, submissionStub.minimal].map(
     submissionFrom,
   );
 
-/** `count` copies of the minimal report, told apart by `field_sequence`. */
+/** `count` copies of the minimal submission, told apart by `field_sequence`. */
 const numbered = (count: number, devId = 'relay-7'): SubmissionBody[] =>
   Array.from({ length: count }, (_, index) => {
-    const report = submissionFrom(submissionStub.minimal);
-    report.dev_id = devId;
-    report.payload_fields.field_sequence = index;
-    return report;
+    const submission = submissionFrom(submissionStub.minimal);
+    submission.dev_id = devId;
+    submission.payload_fields.field_sequence = index;
+    return submission;
   });
 
 interface Entry {
@@ -56,15 +56,15 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
 
   describe('a valid batch', () => {
     it("stores every report and answers one entry per report, in the reports' order, after the commit", async () => {
-      const reports = buffered();
+      const submissions = buffered();
 
-      const response = await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(201);
+      const response = await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201);
 
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       const entries = response.body as Entry[];
-      expect(entries).toHaveLength(reports.length);
+      expect(entries).toHaveLength(submissions.length);
       const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));
-      expect(rows.size).toBe(reports.length);
+      expect(rows.size).toBe(submissions.length);
       entries.forEach((entry, index) => {
         expect(Object.keys(entry)).toEqual(['nid', 'uuid', 'location']);
         expect(entry.location).toBe(`${baseUrl}/node/${entry.nid}`);
@@ -72,26 +72,26 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
           nid: entry.nid,
           vid: entry.nid,
           uuid: entry.uuid,
-          field_sensor_id: reports[index]!.dev_id,
+          field_sensor_id: submissions[index]!.dev_id,
         });
       });
     });
 
     it("keeps as each record's request body its own report, written again from what was parsed", async () => {
-      const reports = buffered();
+      const submissions = buffered();
 
-      const entries = (await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(201)).body as Entry[];
+      const entries = (await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201)).body as Entry[];
 
       const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));
-      entries.forEach((entry, index) => expect(rows.get(entry.nid)?.request_body).toBe(JSON.stringify(reports[index])));
+      entries.forEach((entry, index) => expect(rows.get(entry.nid)?.request_body).toBe(JSON.stringify(submissions[index])));
     });
 
     it('makes records that read back exactly as the same reports submitted one by one, in every format', async () => {
-      const reports = buffered();
-      const entries = (await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(201)).body as Entry[];
+      const submissions = buffered();
+      const entries = (await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201)).body as Entry[];
       const singles: number[] = [];
-      for (const report of reports) {
-        const created = await submit(testApp.app, report, { token: caller.accessToken, format: 'json' }).expect(201);
+      for (const submission of submissions) {
+        const created = await submit(testApp.app, submission, { token: caller.accessToken, format: 'json' }).expect(201);
         singles.push((created.body as { nid: [{ value: number }] }).nid[0].value);
       }
       // What differs between two records of the same report: their nid (and vid), their uuid, and the instant each was stored.
@@ -121,12 +121,12 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
       const one = (await submitBatch(testApp.app, numbered(1), { token: caller.accessToken }).expect(201)).body as Entry[];
       expect(one).toHaveLength(1);
 
-      const reports = numbered(MAX_REPORTS);
-      const entries = (await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(201)).body as Entry[];
+      const submissions = numbered(MAX_SUBMISSIONS);
+      const entries = (await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201)).body as Entry[];
 
-      expect(entries).toHaveLength(MAX_REPORTS);
+      expect(entries).toHaveLength(MAX_SUBMISSIONS);
       const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));
-      expect(rows.size).toBe(MAX_REPORTS + 1);
+      expect(rows.size).toBe(MAX_SUBMISSIONS + 1);
       entries.forEach((entry, index) => expect(rows.get(entry.nid)).toMatchObject({ uuid: entry.uuid, field_sequence: index }));
     });
 
@@ -141,12 +141,12 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
 
   describe('all or nothing', () => {
     it('answers 406 listing every violation of every report under its index, and stores nothing', async () => {
-      const reports = numbered(4);
-      delete reports[1]!.dev_id;
-      reports[2]!.payload_fields.field_event = 'Exploded';
-      reports[3]!.metadata.gateways = [{ rssi: 'loud' }];
+      const submissions = numbered(4);
+      delete submissions[1]!.dev_id;
+      submissions[2]!.payload_fields.field_event = 'Exploded';
+      submissions[3]!.metadata.gateways = [{ rssi: 'loud' }];
 
-      const response = await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(406);
+      const response = await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(406);
 
       expect(response.body).toEqual({
         message:
@@ -159,10 +159,10 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
     });
 
     it('lists at most as many violations as the single route does, counting the rest', async () => {
-      const reports = numbered(30);
-      for (const report of reports) delete report.dev_id;
+      const submissions = numbered(30);
+      for (const submission of submissions) delete submission.dev_id;
 
-      const response = await submitBatch(testApp.app, reports, { token: caller.accessToken }).expect(406);
+      const response = await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(406);
 
       const lines = (response.body as { message: string }).message.split('\n');
       expect(lines.slice(1, 21)).toEqual(Array.from({ length: 20 }, (_, index) => `[${index}].dev_id: This value should not be null.`));
@@ -178,8 +178,8 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
       [
         'more reports than the limit',
         413,
-        numbered(MAX_REPORTS + 1),
-        `The request body holds ${MAX_REPORTS + 1} reports; at most ${MAX_REPORTS} are taken at once.`,
+        numbered(MAX_SUBMISSIONS + 1),
+        `The request body holds ${MAX_SUBMISSIONS + 1} reports; at most ${MAX_SUBMISSIONS} are taken at once.`,
       ],
       ['a report that is not an object', 422, [submissionStub.minimal, 'trap-1'], '[1]: The report must be a JSON object.'],
     ])('answers %s with a clear %s', async (_case, status, body, message) => {
@@ -205,9 +205,9 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
     it('answers a report nested deeper than one report may be 422, naming the report', async () => {
       let deep: unknown = 'bottom';
       for (let level = 0; level < 16; level++) deep = [deep];
-      const report = { ...submissionStub.minimal, extra: deep };
+      const submission = { ...submissionStub.minimal, extra: deep };
 
-      const response = await submitBatch(testApp.app, [report], { token: caller.accessToken }).expect(422);
+      const response = await submitBatch(testApp.app, [submission], { token: caller.accessToken }).expect(422);
 
       expect(response.body).toEqual({ message: '[0]: The report is nested deeper than 16 levels.' });
     });
@@ -215,8 +215,8 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
     it('takes a body of up to 2 MiB and refuses a larger one with 413', async () => {
       const padded = (bytes: number) => {
         const text = JSON.stringify(numbered(1));
-        const report = { ...numbered(1)[0], padding: 'x'.repeat(bytes - text.length - ',"padding":""'.length) };
-        const body = JSON.stringify([report]);
+        const submission = { ...numbered(1)[0], padding: 'x'.repeat(bytes - text.length - ',"padding":""'.length) };
+        const body = JSON.stringify([submission]);
         expect(Buffer.byteLength(body)).toBe(bytes);
         return body;
       };
@@ -231,7 +231,7 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
 
   describe('order of checks, as for one report', () => {
     it('answers a caller without a valid token 403 whatever the body', async () => {
-      for (const body of ['not json', JSON.stringify(numbered(MAX_REPORTS + 1)), 'x'.repeat(TWO_MIB + 1)]) {
+      for (const body of ['not json', JSON.stringify(numbered(MAX_SUBMISSIONS + 1)), 'x'.repeat(TWO_MIB + 1)]) {
         const response = await submitBatch(testApp.app, body).expect(403);
         expect(response.body).toEqual(FORBIDDEN_CREATE);
       }
@@ -265,14 +265,14 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
   it('answers concurrent batches and single submissions each with their own records', async () => {
     const batches = Array.from({ length: 4 }, (_, batch) => numbered(25, `relay-${batch}`));
     const singles = Array.from({ length: 20 }, (_, index) => {
-      const report = submissionFrom(submissionStub.minimal);
-      report.dev_id = `trap-${index}`;
-      return report;
+      const submission = submissionFrom(submissionStub.minimal);
+      submission.dev_id = `trap-${index}`;
+      return submission;
     });
 
     const [batchAnswers, singleAnswers] = await Promise.all([
-      Promise.all(batches.map((reports) => submitBatch(testApp.app, reports, { token: caller.accessToken }))),
-      Promise.all(singles.map((report) => submit(testApp.app, report, { token: caller.accessToken, format: 'json' }))),
+      Promise.all(batches.map((submissions) => submitBatch(testApp.app, submissions, { token: caller.accessToken }))),
+      Promise.all(singles.map((submission) => submit(testApp.app, submission, { token: caller.accessToken, format: 'json' }))),
     ]);
 
     const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));

@@ -78,7 +78,7 @@ export class IntegrationsController {
       case 'stored':
       case 'duplicate': {
         const { record } = answer;
-        addLogContext(response, { dev_id: record.fields.sensorId });
+        addLogContext(response, { dev_id: record.fields.devId });
         const rendered = this.serialization.render(record, 'json');
         const bytes = Buffer.from(rendered.body, 'utf8');
         response.status(answer.outcome === 'stored' ? 201 : 200);

@@ -59,7 +59,7 @@ export function newSensorRecordRow(submission: CreateSensorRecordDto, context: N
     fieldGateway: fields.field_gateway ?? null,
     fieldNetwork: fields.field_network ?? null,
     fieldRssi: gateway?.rssi ?? gateway?.field_rssi ?? null,
-    fieldSensorId: submission.dev_id,
+    devId: submission.dev_id,
     fieldSequence: fields.field_sequence ?? null,
     fieldSnr: gateway?.snr ?? gateway?.field_snr ?? null,
     fieldStatus: fields.field_status ?? null,

@@ -8,11 +8,11 @@ const row = (changes: Partial<NewSensorRecordRow>): NewSensorRecordRow => ({ ...
 describe(sensorChanges.name, () => {
   it('makes one change per owner and device, in one order whatever the batch order, case variants side by side', () => {
     const rows = [
-      row({ uid: 2, fieldSensorId: 'b' }),
-      row({ uid: 1, fieldSensorId: 'b' }),
-      row({ uid: 1, fieldSensorId: 'B' }),
-      row({ uid: 1, fieldSensorId: 'a' }),
-      row({ uid: 1, fieldSensorId: 'b' }),
+      row({ uid: 2, devId: 'b' }),
+      row({ uid: 1, devId: 'b' }),
+      row({ uid: 1, devId: 'B' }),
+      row({ uid: 1, devId: 'a' }),
+      row({ uid: 1, devId: 'b' }),
     ];
 
     const sut = sensorChanges(rows, [10, 11, 12, 13, 14]);

@@ -61,12 +61,12 @@ export function sensorChanges(rows: NewSensorRecordRow[], nids: number[]): Senso
     };
     const status = trapStatusOf(row);
     const trap = status ? { ...order, status } : null;
-    const key = `${row.uid}\u0000${row.fieldSensorId}`;
+    const key = `${row.uid}\u0000${row.devId}`;
     const change = changes.get(key);
     if (!change) {
       changes.set(key, {
         uid: row.uid,
-        devId: row.fieldSensorId,
+        devId: row.devId,
         reportCount: 1,
         firstReceived: row.created,
         lastReceived: row.created,

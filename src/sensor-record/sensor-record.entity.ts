@@ -83,7 +83,7 @@ export class SensorRecordEntity {
   fieldRssi!: number | null;
 
   @Column({ type: 'varchar', name: 'field_sensor_id', length: 255 })
-  fieldSensorId!: string;
+  devId!: string;
 
   @Column({ type: 'int', name: 'field_sequence', nullable: true })
   fieldSequence!: number | null;

@@ -67,7 +67,7 @@ describe(toSensorRecordModel.name, () => {
       gateway: null,
       network: 'net',
       rssi: null,
-      sensorId: 'trap-1',
+      devId: 'trap-1',
       sequence: 1234,
       snr: null,
       status: null,

@@ -38,7 +38,7 @@ export function toSensorRecordModel(row: SensorRecordEntity, references: SensorR
       gateway: row.fieldGateway,
       network: row.fieldNetwork,
       rssi: row.fieldRssi,
-      sensorId: row.fieldSensorId,
+      devId: row.devId,
       sequence: row.fieldSequence,
       snr: shortestDecimal(row.fieldSnr),
       status: row.fieldStatus,

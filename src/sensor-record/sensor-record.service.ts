@@ -58,15 +58,15 @@ export class SensorRecordService {
   }
 
   /**
-   * Stores validated reports as new sensor records, all in one transaction or none; resolves with their
-   * nids and uuids, in the reports' order, only once they are committed.
+   * Stores validated submissions as new sensor records, all in one transaction or none; resolves with
+   * their nids and uuids, in the submissions' order, only once they are committed.
    */
   async createAll(
-    reports: ReadonlyArray<{ submission: CreateSensorRecordDto; requestBody: string }>,
+    submissions: ReadonlyArray<{ submission: CreateSensorRecordDto; requestBody: string }>,
     author: UserReference,
   ): Promise<Array<{ nid: number; uuid: string }>> {
     const context = { uid: author.uid, now: new Date(this.clock.now()), siteTimezone: this.config.siteTimezone };
-    const rows = reports.map(({ submission, requestBody }) => newSensorRecordRow(submission, { ...context, requestBody }));
+    const rows = submissions.map(({ submission, requestBody }) => newSensorRecordRow(submission, { ...context, requestBody }));
     const nids = await this.writer.writeTogether(rows).catch((error: unknown) => {
       if (error instanceof CommitUnconfirmedError) this.metrics.recordUnconfirmed(rows.length);
       throw error;
@@ -112,7 +112,7 @@ export class SensorRecordService {
     if (count === 0) return [];
     const rows = await this.records
       .createQueryBuilder('record')
-      .where('record.fieldSensorId = :devId', { devId })
+      .where('record.devId = :devId', { devId })
       .andWhere('record.uid = :uid', { uid })
       .orderBy('record.fieldDate', 'DESC')
       .addOrderBy('record.nid', 'DESC')

@@ -33,7 +33,7 @@ export function normalizeJson(record: SensorRecordModel, siteTimezone: string): 
     field_location: [],
     field_network: optional(fields.network),
     field_rssi: optional(fields.rssi),
-    field_sensor_id: [{ value: fields.sensorId }],
+    field_sensor_id: [{ value: fields.devId }],
     field_sequence: optional(fields.sequence),
     field_snr: optional(fields.snr),
     field_status: optional(fields.status),

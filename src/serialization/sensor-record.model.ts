@@ -46,7 +46,7 @@ export interface SensorRecordFields {
   gateway: string | null;
   network: string | null;
   rssi: number | null;
-  sensorId: string;
+  devId: string;
   sequence: number | null;
   snr: string | null;
   status: string | null;

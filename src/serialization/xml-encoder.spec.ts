@@ -14,7 +14,7 @@ interface ParsedResponse {
 
 function recordWithText(text: string): SensorRecordModel {
   const record = sensorRecordModelStub.full;
-  return { ...record, title: `Sensor report: ${text} (now)`, fields: { ...record.fields, sensorId: text, network: text } };
+  return { ...record, title: `Sensor report: ${text} (now)`, fields: { ...record.fields, devId: text, network: text } };
 }
 
 // XML 1.0 Char: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. Validation refuses the rest.

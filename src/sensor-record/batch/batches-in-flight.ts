@@ -11,7 +11,7 @@ export const BATCHES_BUSY_RETRY_AFTER = '1';
 
 /**
  * The batches this instance holds at once, from the first byte of a body read to the last byte of its
- * answer. A batch of 1,000 reports costs the heap up to about 20 MiB while it is parsed, validated and
+ * answer. A batch of 1,000 submissions costs the heap up to about 20 MiB while it is parsed, validated and
  * stored, so their number, not only each one's size, bounds the memory batches take.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** One entry of a batch's answer: the record a report became; the full record is one `GET /node/{nid}` away. */
+/** One entry of a batch's answer: the record a submission became; the full record is one `GET /node/{nid}` away. */
 export class CreatedRecordDto {
   @ApiProperty({ type: 'integer', example: 42 })
   nid!: number;

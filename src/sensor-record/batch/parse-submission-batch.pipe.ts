@@ -8,12 +8,12 @@ import { foreignTypeLink, MAX_NESTING_DEPTH, readJsonBody, unknownTypeLinkMessag
 import { exceedsNesting } from '../submission/nesting-depth.js';
 import type { RawSubmission } from '../submission/submission.decorators.js';
 
-/** Reports one batch may hold: what a relay buffers in a few hours offline, and one transaction stores comfortably. */
-export const MAX_BATCH_REPORTS = 1000;
+/** Submissions one batch may hold: what a relay buffers in a few hours offline, and one transaction stores comfortably. */
+export const MAX_BATCH_SUBMISSIONS = 1000;
 
 /**
- * The size limit of a batch's body: a thousand reports of 2 KiB each (a network server's report with its
- * gateways is 0.4–1 KiB). What one batch costs in memory while it is parsed and validated stays within
+ * The size limit of a batch's body: a thousand submissions of 2 KiB each (a network server's, with
+ * its gateways, is 0.4–1 KiB). What one batch costs in memory while it is parsed and validated stays within
  * a few tens of MiB of the capped heap.
  */
 export const BATCH_BODY_LIMIT = { bytes: '2mb', shown: '2 MiB' } as const;
@@ -22,9 +22,10 @@ export const BATCH_BODY_LIMIT = { bytes: '2mb', shown: '2 MiB' } as const;
 export const NOT_A_LIST_MESSAGE = 'The request body must be a JSON array of reports.';
 
 /**
- * The batch's body as bytes and as JSON, as for one report; then its shape: a list of 1 to
- * MAX_BATCH_REPORTS reports, each an object nested no deeper than one report may be, whose type link, if
- * any, names sensor records. The first report that fails answers, named by its index.
+ * The batch's body as bytes and as JSON, as for one submission; then its shape: a list of 1 to
+ * MAX_BATCH_SUBMISSIONS submissions, each an object nested no deeper than one submission may be, whose
+ * type link, if any, names sensor records. The first that fails answers, named by its index. (The
+ * answers call them reports, as the interface does: docs/interface.md#batches-of-reports.)
  */
 @Injectable()
 export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Record<string, unknown>[]> {
@@ -38,15 +39,15 @@ export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Re
     const document = readJsonBody(submission, BATCH_BODY_LIMIT.shown);
     if (!Array.isArray(document)) throw new ApiException(422, NOT_A_LIST_MESSAGE);
     if (document.length === 0) throw new ApiException(422, 'The request body must hold at least one report.');
-    if (document.length > MAX_BATCH_REPORTS) {
-      throw new ApiException(413, `The request body holds ${document.length} reports; at most ${MAX_BATCH_REPORTS} are taken at once.`);
+    if (document.length > MAX_BATCH_SUBMISSIONS) {
+      throw new ApiException(413, `The request body holds ${document.length} reports; at most ${MAX_BATCH_SUBMISSIONS} are taken at once.`);
     }
-    document.forEach((report: unknown, index) => {
-      if (exceedsNesting(report, MAX_NESTING_DEPTH)) {
+    document.forEach((submission: unknown, index) => {
+      if (exceedsNesting(submission, MAX_NESTING_DEPTH)) {
         throw new ApiException(422, `[${index}]: The report is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
       }
-      if (!isPlainObject(report)) throw new ApiException(422, `[${index}]: The report must be a JSON object.`);
-      const href = foreignTypeLink(report, this.typeHref);
+      if (!isPlainObject(submission)) throw new ApiException(422, `[${index}]: The report must be a JSON object.`);
+      const href = foreignTypeLink(submission, this.typeHref);
       if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href)}`);
     });
     return document as Record<string, unknown>[];

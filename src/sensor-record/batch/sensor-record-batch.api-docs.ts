@@ -23,11 +23,11 @@ import { unsupportedContentTypeMessage } from '../submission/json-submission.js'
 import { violationReport } from '../validation/validation-failure.js';
 import { violationMessages } from '../validation/violation-messages.js';
 import { CreatedRecordDto } from './created-record.dto.js';
-import { BATCH_BODY_LIMIT, MAX_BATCH_REPORTS, NOT_A_LIST_MESSAGE } from './parse-submission-batch.pipe.js';
+import { BATCH_BODY_LIMIT, MAX_BATCH_SUBMISSIONS, NOT_A_LIST_MESSAGE } from './parse-submission-batch.pipe.js';
 
-// As for one report: the schema comes from the DTO classes, the messages from the code that answers them.
+// As for one submission: the schema comes from the DTO classes, the messages from the code that answers them.
 
-/** The documented 406: the second report without `dev_id`, the third with an unknown event. */
+/** The documented 406: the second submission without `dev_id`, the third with an unknown event. */
 const VALIDATION_FAILURE_EXAMPLE = violationReport([
   `[1].dev_id: ${violationMessages.notNull}`,
   `[2].payload_fields.field_event: ${violationMessages.choice}`,
@@ -46,7 +46,7 @@ export function CreateSensorRecordBatchDocs() {
     ApiOperation({
       summary: 'Create the sensor records of a batch of reports',
       description:
-        `Up to ${MAX_BATCH_REPORTS} reports, each in any shape one submission may take, validated as one submission is and ` +
+        `Up to ${MAX_BATCH_SUBMISSIONS} reports, each in any shape one submission may take, validated as one submission is and ` +
         'stored in one transaction: every report or none. A 201 is sent only after the COMMIT; it lists each record, in the ' +
         "reports' order. Each record keeps its report's own JSON (written again from what was parsed) as its request body.",
     }),
@@ -54,8 +54,8 @@ export function CreateSensorRecordBatchDocs() {
     ApiConsumes('application/hal+json', 'application/json'),
     ApiProduces('application/json'),
     ApiBody({
-      description: `A JSON array of 1 to ${MAX_BATCH_REPORTS} reports, at most ${BATCH_BODY_LIMIT.shown} in all.`,
-      schema: { type: 'array', minItems: 1, maxItems: MAX_BATCH_REPORTS, items: { $ref: getSchemaPath(CreateSensorRecordDto) } },
+      description: `A JSON array of 1 to ${MAX_BATCH_SUBMISSIONS} reports, at most ${BATCH_BODY_LIMIT.shown} in all.`,
+      schema: { type: 'array', minItems: 1, maxItems: MAX_BATCH_SUBMISSIONS, items: { $ref: getSchemaPath(CreateSensorRecordDto) } },
       examples: { buffered: { summary: 'Two reports a relay buffered', value: [SPEC_EXAMPLE, BAIT_LEVEL_EXAMPLE] } },
     }),
     ApiResponse({
@@ -77,7 +77,7 @@ export function CreateSensorRecordBatchDocs() {
     ),
     ApiErrorResponse(
       413,
-      `The body is larger than ${BATCH_BODY_LIMIT.shown}, or holds more than ${MAX_BATCH_REPORTS} reports.`,
+      `The body is larger than ${BATCH_BODY_LIMIT.shown}, or holds more than ${MAX_BATCH_SUBMISSIONS} reports.`,
       bodyTooLargeMessage(BATCH_BODY_LIMIT.shown),
     ),
     ApiErrorResponse(415, 'Content-Type is missing or not JSON.', unsupportedContentTypeMessage('text/plain')),

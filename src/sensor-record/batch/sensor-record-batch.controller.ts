@@ -14,13 +14,13 @@ import { BatchRoomGuard } from './batches-in-flight.js';
 import type { CreatedRecordDto } from './created-record.dto.js';
 import { ParseSubmissionBatchPipe } from './parse-submission-batch.pipe.js';
 import { CreateSensorRecordBatchDocs } from './sensor-record-batch.api-docs.js';
-import { submissionBatchValidationPipe, type ValidatedReport } from './submission-batch-validation.pipe.js';
+import { submissionBatchValidationPipe, type ValidatedSubmission } from './submission-batch-validation.pipe.js';
 
 export const SENSOR_RECORD_BATCH_PATH = 'api-sensor/iot/sensor-records';
 
 /**
- * Creates the records of a batch of reports, as relays and gateways send what they buffered offline:
- * the same guard, permission and rules as one submission, every report stored or none.
+ * Creates the records of a batch of submissions, as relays and gateways send what they buffered
+ * offline: the same guard, permission and rules as one submission, every one stored or none.
  */
 @Controller()
 export class SensorRecordBatchController {
@@ -39,12 +39,12 @@ export class SensorRecordBatchController {
   @UseGuards(BatchRoomGuard)
   @AnswersJsonOnly()
   async create(
-    @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) reports: ValidatedReport[],
+    @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) submissions: ValidatedSubmission[],
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CreatedRecordDto[]> {
-    addLogContext(response, { reports: reports.length });
-    const created = await this.sensorRecords.createAll(reports, user);
+    addLogContext(response, { reports: submissions.length });
+    const created = await this.sensorRecords.createAll(submissions, user);
     return created.map(({ nid, uuid }) => ({ nid, uuid, location: sensorRecordUrl(this.baseUrl, nid) }));
   }
 }

@@ -2,48 +2,48 @@ import { type ArgumentMetadata, type PipeTransform, ValidationPipe } from '@nest
 import type { ValidationError } from 'class-validator';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { CreateSensorRecordDto } from '../dto/create-sensor-record.dto.js';
-import { REPORT_VALIDATION_OPTIONS } from '../validation/submission-validation.pipe.js';
+import { SUBMISSION_VALIDATION_OPTIONS } from '../validation/submission-validation.pipe.js';
 import { describeViolations, violationReport } from '../validation/validation-failure.js';
 
-/** A report of a batch that passed validation, with the text its record keeps as `request_body`. */
-export interface ValidatedReport {
+/** A submission of a batch that passed validation, with the text its record keeps as `request_body`. */
+export interface ValidatedSubmission {
   submission: CreateSensorRecordDto;
-  /** The report's own JSON, written again from what was parsed (docs/interface.md#batches-of-reports). */
+  /** The submission's own JSON, written again from what was parsed (docs/interface.md#batches-of-reports). */
   requestBody: string;
 }
 
-class ReportViolations extends Error {
+class SubmissionViolations extends Error {
   constructor(readonly errors: ValidationError[]) {
-    super('The report failed validation');
+    super('The submission failed validation');
   }
 }
 
-/** The single route's validation, handing back the violations of one report rather than answering them. */
-const reportValidationPipe = new ValidationPipe({
-  ...REPORT_VALIDATION_OPTIONS,
-  exceptionFactory: (errors) => new ReportViolations(errors),
+/** The single route's validation, handing back the violations of one submission rather than answering them. */
+const oneSubmissionValidationPipe = new ValidationPipe({
+  ...SUBMISSION_VALIDATION_OPTIONS,
+  exceptionFactory: (errors) => new SubmissionViolations(errors),
 });
-const REPORT: ArgumentMetadata = { type: 'body', metatype: CreateSensorRecordDto };
+const SUBMISSION_BODY: ArgumentMetadata = { type: 'body', metatype: CreateSensorRecordDto };
 
 /**
- * Validates every report of a batch as one submission is validated. All or nothing: any violation
- * answers one 406 listing every violation of every report, each path under its report's index
+ * Validates every submission of a batch as one submission is validated. All or nothing: any violation
+ * answers one 406 listing every violation of every submission, each path under its index
  * (`[3].payload_fields.field_event`), bounded as the single route's message is.
  */
-export class SubmissionBatchValidationPipe implements PipeTransform<Record<string, unknown>[], Promise<ValidatedReport[]>> {
-  async transform(reports: Record<string, unknown>[]): Promise<ValidatedReport[]> {
-    const submissions: CreateSensorRecordDto[] = [];
+export class SubmissionBatchValidationPipe implements PipeTransform<Record<string, unknown>[], Promise<ValidatedSubmission[]>> {
+  async transform(submissions: Record<string, unknown>[]): Promise<ValidatedSubmission[]> {
+    const validated: CreateSensorRecordDto[] = [];
     const violations: string[] = [];
-    for (const [index, report] of reports.entries()) {
+    for (const [index, submission] of submissions.entries()) {
       try {
-        submissions.push((await reportValidationPipe.transform(report, REPORT)) as CreateSensorRecordDto);
+        validated.push((await oneSubmissionValidationPipe.transform(submission, SUBMISSION_BODY)) as CreateSensorRecordDto);
       } catch (error) {
-        if (!(error instanceof ReportViolations)) throw error;
+        if (!(error instanceof SubmissionViolations)) throw error;
         violations.push(...describeViolations(error.errors, `[${index}]`));
       }
     }
     if (violations.length > 0) throw new ApiException(406, violationReport(violations));
-    return submissions.map((submission, index) => ({ submission, requestBody: JSON.stringify(reports[index]) }));
+    return validated.map((submission, index) => ({ submission, requestBody: JSON.stringify(submissions[index]) }));
   }
 }
 

@@ -5,13 +5,13 @@ import { exceedsNesting } from './nesting-depth.js';
 import type { RawSubmission } from './submission.decorators.js';
 
 // The checks of a submitted body that come before its members (docs/interface.md#order-of-checks),
-// shared by the route for one report and the route for a batch of them.
+// shared by the route for one submission and the route for a batch of them.
 
 const JSON_MEDIA_TYPES = new Set(['application/hal+json', 'application/json']);
 const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
 
 /**
- * Containers inside containers a report may hold: the deepest legitimate member,
+ * Containers inside containers a submission may hold: the deepest legitimate member,
  * `metadata.gateways[0].rssi[0].value`, is 6 deep. Deeper documents would reach class-transformer,
  * which walks them recursively.
  */
@@ -53,9 +53,9 @@ export function readJsonObject(
   return document;
 }
 
-/** The report's `_links.type.href` as the 422 shows it, when it is present and names another type than `typeHref`. */
-export function foreignTypeLink(report: Record<string, unknown>, typeHref: string): string | undefined {
-  const links = report._links;
+/** The submission's `_links.type.href` as the 422 shows it, when it is present and names another type than `typeHref`. */
+export function foreignTypeLink(submission: Record<string, unknown>, typeHref: string): string | undefined {
+  const links = submission._links;
   const type = isPlainObject(links) ? links.type : undefined;
   const href = isPlainObject(type) ? type.href : undefined;
   if (href === undefined || href === typeHref) return undefined;

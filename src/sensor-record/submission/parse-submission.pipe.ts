@@ -7,7 +7,7 @@ import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
 import { foreignTypeLink, readJsonObject, unknownTypeLinkMessage } from './json-submission.js';
 import type { RawSubmission } from './submission.decorators.js';
 
-/** The size limit of one report's body, as the submission body middleware is given it and as its 413 names it. */
+/** The size limit of one submission's body, as the submission body middleware is given it and as its 413 names it. */
 export const SUBMISSION_BODY_LIMIT = DEFAULT_BODY_LIMIT;
 
 /** Size, content type, character set, JSON syntax, nesting and the HAL type link, in Drupal's words where it has them. */

@@ -3,8 +3,8 @@ import * as classTransformer from 'class-transformer';
 import * as classValidator from 'class-validator';
 import { validationFailure } from './validation-failure.js';
 
-/** How a report's members are converted and checked, on either route. */
-export const REPORT_VALIDATION_OPTIONS: ValidationPipeOptions = {
+/** How a submission's members are converted and checked, on either route. */
+export const SUBMISSION_VALIDATION_OPTIONS: ValidationPipeOptions = {
   transform: true,
   transformOptions: { excludeExtraneousValues: true },
   validateCustomDecorators: true,
@@ -19,4 +19,4 @@ export const REPORT_VALIDATION_OPTIONS: ValidationPipeOptions = {
  * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors. Each member
  * reports its first violation only; members outside the DTOs are dropped, not rejected.
  */
-export const submissionValidationPipe = new ValidationPipe({ ...REPORT_VALIDATION_OPTIONS, exceptionFactory: validationFailure });
+export const submissionValidationPipe = new ValidationPipe({ ...SUBMISSION_VALIDATION_OPTIONS, exceptionFactory: validationFailure });

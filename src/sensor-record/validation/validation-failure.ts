@@ -3,7 +3,7 @@ import { ApiException } from '../../common/errors/api-exception.js';
 
 /**
  * One `<path>: <reason>` line per violation; paths name members as submitted (`metadata.gateways[0].rssi`),
- * under `parentPath` when given (`[3]` for the fourth report of a batch: `[3].metadata.time`).
+ * under `parentPath` when given (`[3]` for the fourth submission of a batch: `[3].metadata.time`).
  */
 export function describeViolations(errors: ValidationError[], parentPath = '', parentIsList = false): string[] {
   return errors.flatMap((error) => {
