@@ -5,6 +5,8 @@
 //   node bench/profile-summary.js bench/results/profiles-<stamp>/service.cpuprofile [top=30] [callersOf]
 //
 // With `callersOf` (a function name), also prints the call chains that lead to it, by self time.
+// Only the samples from the first HTTP request on are counted (start-up is not the load's), and
+// shares are of the busy time (idle left out).
 import { readFileSync } from 'node:fs';
 
 const [file, topArg, callersOf] = process.argv.slice(2);
@@ -17,7 +19,18 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const self = new Map();
 const dt = profile.timeDeltas;
-for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+const parentOfNode = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOfNode.set(child, node.id);
+/** Whether the sample's stack holds a frame of Node's HTTP server (a request being handled). */
+const servesHttp = (id) => {
+  for (let at = id; at !== undefined; at = parentOfNode.get(at)) if (byId.get(at).callFrame.url === 'node:_http_server') return true;
+  return false;
+};
+const firstRequest = profile.samples.findIndex(servesHttp);
+for (let i = Math.max(0, firstRequest); i < profile.samples.length; i++) {
+  if (byId.get(profile.samples[i]).callFrame.functionName === '(idle)') continue;
+  self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+}
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function area(url, name) {
@@ -44,7 +57,7 @@ const print = (title, map) => {
   process.stdout.write(`\n${title}\n`);
   for (const [key, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(time)}  ${key}\n`);
 };
-process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s sampled\n`);
+process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s busy from the first request on\n`);
 print('Self time by area', areas);
 print('Self time by function', functions);
 

@@ -23,7 +23,7 @@ export default {
       name: 'only',
       kind: 'text',
       default: null,
-      help: 'profiling aid: load one side only (service, baseline, pipeline, floor, batch, baselineBatch)',
+      help: 'profiling aid: load these sides only, comma-separated (service, baseline, pipeline, floor, batch, baselineBatch)',
     },
   ],
 
@@ -41,7 +41,8 @@ export default {
     const batches = { batchSize: options.batchSize, connections: options.batchConnections };
     if (service && options.batchSize > 0) sides.push(['batch', { ...batches, server: service, label: 'batch' }]);
     if (baseline && options.batchSize > 0) sides.push(['baselineBatch', { ...batches, server: baseline, label: 'baseline batch' }]);
-    const chosen = sides.filter(([side]) => !options.only || side === options.only);
+    const only = options.only ? String(options.only).split(',') : null;
+    const chosen = sides.filter(([side]) => !only || only.includes(side));
     const measured = await alternatingRounds(loadRun, chosen, {
       rounds: options.rounds,
       durationSec: options.duration,
