@@ -11,7 +11,7 @@ const newestSource = (dir) =>
     return Math.max(newest, time);
   }, 0);
 
-const built = existsSync('dist/main.js') && existsSync('dist/cli.js');
+const built = existsSync('dist/main.js') && existsSync('dist/cli.js') && existsSync('dist/fleet-page/public/index.html');
 const stale = !built || (existsSync('src') && newestSource('src') > statSync('dist/main.js').mtimeMs);
 if (stale) {
   if (!existsSync('node_modules/typescript')) {

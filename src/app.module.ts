@@ -5,6 +5,7 @@ import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { HttpServerDrainService } from './common/process/http-server-drain.service.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { FleetPageModule } from './fleet-page/fleet-page.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import { LoggingModule } from './logging/logging.module.js';
@@ -25,6 +26,7 @@ import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.
     SensorsModule,
     SensorRecordFeedModule,
     IntegrationsModule,
+    FleetPageModule,
   ],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, HttpServerDrainService],
 })

@@ -14,6 +14,7 @@ import { FakeClock } from './utils/fake-clock.js';
 import {
   AuthProbeController,
   createClient,
+  createPublicClient,
   createUser,
   obtainTokens,
   PROBE_ANY,
@@ -61,13 +62,15 @@ describe('Administration commands for clients', () => {
     it('lists every client, oldest first, without secrets', async () => {
       const fleet = await createClient(testApp.app, { label: 'Trap fleet' });
       const lab = await createClient(testApp.app, { label: 'Test bench' });
+      const tablet = await createPublicClient(testApp.app, { label: 'Field tablet' });
 
       const printed = await runCommand(['client:list'], cli);
 
       expect(printed).toEqual({
         clients: [
-          { client_id: fleet.clientId, label: 'Trap fleet', created: expect.stringMatching(INSTANT) },
-          { client_id: lab.clientId, label: 'Test bench', created: expect.stringMatching(INSTANT) },
+          { client_id: fleet.clientId, label: 'Trap fleet', public: false, created: expect.stringMatching(INSTANT) },
+          { client_id: lab.clientId, label: 'Test bench', public: false, created: expect.stringMatching(INSTANT) },
+          { client_id: tablet, label: 'Field tablet', public: true, created: expect.stringMatching(INSTANT) },
         ],
       });
       expect(JSON.stringify(printed)).not.toContain(fleet.clientSecret);

@@ -60,6 +60,24 @@ describe('Administration commands', () => {
 
       expect(printed.client_secret).toBe('s3cret');
     });
+
+    it('makes a public client, without a secret, with --public', async () => {
+      const printed = await runCommand(['client:create', '--label', 'Field tablet', '--public'], services);
+
+      expect(printed).toEqual({ client_id: expect.stringMatching(UUID), public: true });
+      const row = await testApp.dataSource
+        .getRepository(OAuthClientEntity)
+        .createQueryBuilder('client')
+        .addSelect('client.secretHash')
+        .getOneOrFail();
+      expect(row).toMatchObject({ clientId: printed.client_id, label: 'Field tablet', secretHash: null });
+    });
+
+    it('refuses --public with --secret', async () => {
+      await expect(runCommand(['client:create', '--label', 'L', '--public', '--secret', 's3cret'], services)).rejects.toThrow(
+        'A public client has no secret: give --public or --secret, not both.',
+      );
+    });
   });
 
   describe('user:create', () => {

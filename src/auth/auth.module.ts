@@ -55,8 +55,8 @@ import { UsersService } from './users/users.service.js';
     { provide: APP_GUARD, useExisting: BearerAuthGuard },
   ],
   // Refused integration keys count toward the same per-address limit as failed password grants;
-  // integration:create finds its user by name as the token endpoint does.
-  exports: [LoginFloodService, UsersService],
+  // integration:create finds its user by name as the token endpoint does; the fleet page makes its client.
+  exports: [LoginFloodService, UsersService, ClientsService],
 })
 export class AuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -30,15 +30,27 @@ export async function runCommand(argv: string[], services: CliServices): Promise
     }
     switch (command) {
       case 'client:create': {
-        const values = parse(rest, { label: { type: 'string' }, secret: { type: 'string' } });
-        const created = await services.clients.create({ label: required(values, 'label'), secret: optional(values, 'secret') });
-        return { client_id: created.clientId, client_secret: created.clientSecret };
+        const values = parse(rest, { label: { type: 'string' }, secret: { type: 'string' }, public: { type: 'boolean' } });
+        const created = await services.clients.create({
+          label: required(values, 'label'),
+          secret: optional(values, 'secret'),
+          isPublic: values.public === true,
+        });
+        // A public client has no secret to show.
+        return created.clientSecret === null
+          ? { client_id: created.clientId, public: true }
+          : { client_id: created.clientId, client_secret: created.clientSecret };
       }
       case 'client:list': {
         parse(rest, {});
         const clients = await services.clients.list();
         return {
-          clients: clients.map((client) => ({ client_id: client.clientId, label: client.label, created: instant(client.created) })),
+          clients: clients.map((client) => ({
+            client_id: client.clientId,
+            label: client.label,
+            public: client.isPublic,
+            created: instant(client.created),
+          })),
         };
       }
       case 'client:delete': {

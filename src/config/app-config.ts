@@ -44,6 +44,8 @@ export interface AppConfig {
    * before the sensor counts as overdue, and seconds between two counts of sensors per state.
    */
   sensors: { heartbeatGraceSeconds: number; metricsIntervalSeconds: number };
+  /** The fleet page: the public client it signs in as, when the operator names one. */
+  fleetPage: { clientId?: string };
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL,
     metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
+    fleetPage: { clientId: vars.FLEET_PAGE_CLIENT_ID },
   };
 }
 

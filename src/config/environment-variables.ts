@@ -158,4 +158,10 @@ export class EnvironmentVariables {
   @Min(5)
   @Max(3600)
   SENSOR_METRICS_INTERVAL: number = 60;
+
+  // The fleet page (docs/fleet-page.md): the public client it signs in as; without one the service
+  // makes its own, `fleet-page`, on first start.
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,64}$/, { message: 'FLEET_PAGE_CLIENT_ID must be a client id: 1 to 64 printable ASCII characters' })
+  FLEET_PAGE_CLIENT_ID?: string;
 }

@@ -30,9 +30,15 @@ const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toStri
 
 export const TOKEN_PATH = '/api-sensor/oauth/token';
 
-/** Registers an OAuth client through the application's own service. */
-export function createClient(app: INestApplication, opts: { label?: string; secret?: string } = {}): Promise<TestClient> {
-  return app.get(ClientsService).create({ label: opts.label ?? unique('client'), secret: opts.secret });
+/** Registers a confidential OAuth client through the application's own service. */
+export async function createClient(app: INestApplication, opts: { label?: string; secret?: string } = {}): Promise<TestClient> {
+  const created = await app.get(ClientsService).create({ label: opts.label ?? unique('client'), secret: opts.secret });
+  return { clientId: created.clientId, clientSecret: created.clientSecret! };
+}
+
+/** Registers a public OAuth client (no secret) through the application's own service; resolves with its id. */
+export async function createPublicClient(app: INestApplication, opts: { label?: string } = {}): Promise<string> {
+  return (await app.get(ClientsService).create({ label: opts.label ?? unique('public-client'), isPublic: true })).clientId;
 }
 
 /** Creates an active user; it may submit sensor records unless `ingest: false`. */

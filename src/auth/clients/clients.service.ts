@@ -14,7 +14,16 @@ import { OAuthClientEntity } from './oauth-client.entity.js';
 
 export interface CreatedClient {
   clientId: string;
-  clientSecret: string;
+  /** Null for a public client. */
+  clientSecret: string | null;
+}
+
+/** A client as listed: never its secret, only whether it has one. */
+export interface ListedClient {
+  clientId: string;
+  label: string;
+  created: Date;
+  isPublic: boolean;
 }
 
 const MAX_LABEL_LENGTH = 255;
@@ -39,11 +48,17 @@ export class ClientsService {
     this.cache = new ExpiringCache({ maxEntries: MAX_CACHED_CLIENTS, ttlMs: CLIENT_CACHE_MS, clock });
   }
 
-  /** Registers a client; the secret (generated unless given) is returned once and kept only as a digest. */
-  async create(input: { label: string; secret?: string }): Promise<CreatedClient> {
-    const label = input.label.trim();
-    if (label === '' || label.length > MAX_LABEL_LENGTH) {
-      throw new RangeError(`The label must be 1 to ${MAX_LABEL_LENGTH} characters.`);
+  /**
+   * Registers a client. A confidential one's secret (generated unless given) is returned once and kept
+   * only as a digest; a public one (`isPublic`) has none.
+   */
+  async create(input: { label: string; secret?: string; isPublic?: boolean }): Promise<CreatedClient> {
+    const label = checkedLabel(input.label);
+    if (input.isPublic) {
+      if (input.secret !== undefined) throw new RangeError('A public client has no secret: give --public or --secret, not both.');
+      const clientId = randomUUID();
+      await this.clients.insert({ clientId, label, secretHash: null, created: wholeSeconds(new Date()) });
+      return { clientId, clientSecret: null };
     }
     if (input.secret !== undefined && input.secret === '') throw new RangeError('The secret must not be empty.');
     const clientSecret = input.secret ?? randomBytes(32).toString('base64url');
@@ -52,9 +67,36 @@ export class ClientsService {
     return { clientId, clientSecret };
   }
 
+  /**
+   * Makes sure a public client of this id exists, creating it when it does not. Instances that start
+   * together may all try: the unique index on client_id lets one INSERT through, and the others find
+   * its row (after a duplicate-key refusal, or on a Galera cluster a certification conflict).
+   * Throws when a client of that id exists and has a secret.
+   */
+  async providePublic(clientId: string, label: string): Promise<void> {
+    if (await this.isPublic(clientId)) return;
+    try {
+      await this.clients.insert({ clientId, label: checkedLabel(label), secretHash: null, created: wholeSeconds(new Date()) });
+    } catch (error) {
+      if ((await this.isPublic(clientId)) === undefined) throw error;
+    }
+    if (!(await this.isPublic(clientId))) throw new RangeError(`The client "${clientId}" has a secret: it is not a public client.`);
+  }
+
+  /** Whether the client is public; undefined when there is no such client. Never answered from the cache. */
+  async isPublic(clientId: string): Promise<boolean | undefined> {
+    const client = await this.clients
+      .createQueryBuilder('client')
+      .addSelect('client.secretHash')
+      .where('client.clientId = :clientId', { clientId })
+      .getOne();
+    return client ? client.secretHash === null : undefined;
+  }
+
   /** Every client, oldest first, without secret digests. */
-  list(): Promise<OAuthClientEntity[]> {
-    return this.clients.find({ order: { id: 'ASC' } });
+  async list(): Promise<ListedClient[]> {
+    const clients = await this.clients.createQueryBuilder('client').addSelect('client.secretHash').orderBy('client.id', 'ASC').getMany();
+    return clients.map(({ clientId, label, created, secretHash }) => ({ clientId, label, created, isPublic: secretHash === null }));
   }
 
   /**
@@ -81,9 +123,14 @@ export class ClientsService {
     return (await this.clients.countBy({ clientId })) > 0;
   }
 
-  /** The client when the secret matches, otherwise null. */
+  /**
+   * The client when the credentials fit it, otherwise null: a confidential client's secret must match;
+   * a public client has none, so it is known by its id alone and a secret sent with it is refused
+   * (docs/interface.md#the-token-endpoint).
+   */
   async authenticate(clientId: string, clientSecret: string): Promise<OAuthClientEntity | null> {
     const client = await this.findWithSecret(clientId);
+    if (client && client.secretHash === null) return clientSecret === '' ? client : null;
     const presented = Buffer.from(sha256(clientSecret), 'hex');
     const stored = Buffer.from(client?.secretHash ?? sha256(''), 'hex');
     const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
@@ -103,4 +150,12 @@ export class ClientsService {
     this.cache.set(clientId, client);
     return client;
   }
+}
+
+function checkedLabel(label: string): string {
+  const trimmed = label.trim();
+  if (trimmed === '' || trimmed.length > MAX_LABEL_LENGTH) {
+    throw new RangeError(`The label must be 1 to ${MAX_LABEL_LENGTH} characters.`);
+  }
+  return trimmed;
 }

@@ -5,6 +5,7 @@ import { DescribeSchema1763800200000 } from './1763800200000-DescribeSchema.js';
 import { AddIntegrations1764000000000 } from './1764000000000-AddIntegrations.js';
 import { CreateSensors1764000100000 } from './1764000100000-CreateSensors.js';
 import { ExactDeviceIds1764100000000 } from './1764100000000-ExactDeviceIds.js';
+import { PublicClients1764350000000 } from './1764350000000-PublicClients.js';
 import { DropMigrationsLockTable1764400000000 } from './1764400000000-DropMigrationsLockTable.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
@@ -15,5 +16,6 @@ export const migrations: Array<new () => MigrationInterface> = [
   AddIntegrations1764000000000,
   CreateSensors1764000100000,
   ExactDeviceIds1764100000000,
+  PublicClients1764350000000,
   DropMigrationsLockTable1764400000000,
 ];
