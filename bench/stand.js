@@ -214,8 +214,9 @@ export async function openStand(cfg, root, stamp) {
   let floorClientId;
   if (!cfg.floorOnly) {
     if (cfg.build) {
-      log('building (tsc -p tsconfig.build.json)');
-      const built = await runCommand(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+      // `npm run build`: the service and its fleet page.
+      log('building (scripts/build.js)');
+      const built = await runCommand(process.execPath, ['scripts/build.js'], {
         cwd: root,
         timeoutMs: 300_000,
       });

@@ -3,6 +3,7 @@
 // folder whose default export is a `Scenario` (below); adding one is that file and one line here.
 // `--scenarios a,b` runs a subset (in this order); without it every scenario runs.
 import burst from './burst.js';
+import fleetPage from './fleet-page.js';
 import ingest from './ingest.js';
 import readSide from './read-side.js';
 import signing from './signing.js';
@@ -43,4 +44,4 @@ import uplinks from './uplinks.js';
  */
 
 /** @type {Scenario[]} */
-export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, targets];
+export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, fleetPage, targets];
