@@ -74,7 +74,7 @@ class FloorBearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   /** @param {string} token */
   async validate(token) {
     const claims = await verifiedTokens.verify(token);
-    return claims ? { uid: claims.uid } : false;
+    return 'refused' in claims ? false : { uid: claims.uid };
   }
 }
 

@@ -4,7 +4,9 @@ import { LOG_DESTINATION } from '../src/logging/logging.module.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { chirpstackEventStub } from './fixtures/chirpstack-event.stub.js';
 import { ttsUplinkStub } from './fixtures/tts-uplink.stub.js';
-import { createClient, createUser, TOKEN_PATH } from './utils/auth-fixtures.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { BatchesInFlight } from '../src/sensor-record/batch/batches-in-flight.js';
+import { createClient, createUser, ingestCaller, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { CHIRPSTACK_URL, createIntegration, postChirpstackEvent, postTtsUplink, TTS_UPLINK_URL } from './utils/integration-api.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -73,6 +75,60 @@ describe('Request logs', () => {
       uid: user.uid,
     });
     expect(typeof requestLines[0]?.duration_ms).toBe('number');
+  });
+
+  it('says why a token was refused, and names the request by its id, on the request line and the error line', async () => {
+    const client = await createClient(testApp.app);
+    const user = await createUser(testApp.app);
+    const tokens = await request(testApp.app.getHttpServer())
+      .post(TOKEN_PATH)
+      .type('form')
+      .send({
+        grant_type: 'password',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        username: user.username,
+        password: user.password,
+      })
+      .expect(200);
+    await testApp.app.get(UsersService).block(user.username);
+    written.length = 0;
+
+    const refused = await request(testApp.app.getHttpServer())
+      .post(RECORD_PATH)
+      .set('Authorization', `Bearer ${tokens.body.access_token}`)
+      .set('Content-Type', 'application/hal+json')
+      .send(JSON.stringify(submissionStub.complete))
+      .expect(403);
+
+    const requestId = refused.headers['x-request-id'];
+    const requestLine = lines().find((line) => line.res !== undefined);
+    expect(requestLine).toMatchObject({ request_id: requestId, res: { status: 403 }, token_refused: 'user_blocked' });
+    const errorLine = lines().find((line) => String(line.msg).includes('-> 403'));
+    expect(errorLine?.msg).toContain(`request_id=${requestId}`);
+  });
+
+  it('names the request on the error line of a batch refused for want of room', async () => {
+    written.length = 0;
+    // Every place for a batch is taken, so the next one is answered 503 before its body is read.
+    const room = testApp.app.get(BatchesInFlight);
+    const taken = Array.from({ length: room.limit }, () => room.tryTake()).filter((release) => release !== false);
+    try {
+      const { accessToken } = await ingestCaller(testApp.app);
+      const refused = await request(testApp.app.getHttpServer())
+        .post('/api-sensor/iot/sensor-records')
+        .set('Authorization', `Bearer ${accessToken}`)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify([submissionStub.complete]))
+        .expect(503);
+
+      // No X-Request-Id was sent: the id is the one the request logger made up and answered with.
+      const requestId = refused.headers['x-request-id'];
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(lines().find((line) => String(line.msg).includes('-> 503'))?.msg).toContain(`request_id=${requestId}`);
+    } finally {
+      for (const leave of taken) leave();
+    }
   });
 
   it('never writes authorization headers, tokens, passwords, client secrets or integration keys, wherever they were sent', async () => {

@@ -14,7 +14,12 @@ const readerUser: AuthenticatedUser = Object.freeze({ ...ingestUser, mayCreateSe
 function contextWith(options?: AuthenticatedOptions): ExecutionContext {
   const handler = () => undefined;
   if (options) Reflect.defineMetadata(AUTHENTICATED_OPTIONS, options, handler);
-  return { getHandler: () => handler, getClass: () => class Probe {} } as unknown as ExecutionContext;
+  const response = {};
+  return {
+    getHandler: () => handler,
+    getClass: () => class Probe {},
+    switchToHttp: () => ({ getResponse: () => response }),
+  } as unknown as ExecutionContext;
 }
 
 function deniedBy(action: () => unknown): ApiException {
@@ -67,6 +72,26 @@ describe(BearerAuthGuard.name, () => {
     const refusal = deniedBy(() => sut.handleRequest(null, readerUser, undefined, contextWith({ requireIngest: true })));
 
     expect(refusal.getStatus()).toBe(403);
+  });
+
+  it.each([
+    ['an expired token', 'Bearer realm="sensor-records", error="invalid_token", error_description="The access token expired"'],
+    ['a revoked token', 'Bearer realm="sensor-records", error="invalid_token", error_description="The access token was revoked"'],
+  ])('challenges %s as RFC 6750 §3 says, beside the 403', (_case, challenge) => {
+    const refusal = deniedBy(() => sut.handleRequest(null, false, challenge, contextWith()));
+
+    expect(refusal.headers).toEqual({ 'WWW-Authenticate': challenge });
+    expect(refusal.getResponse()).toEqual({ message: DEFAULT_DENIED_MESSAGE });
+  });
+
+  it('challenges a request without a token with no error code, and a missing permission as insufficient_scope', () => {
+    expect(deniedBy(() => sut.handleRequest(null, false, 'Bearer realm="sensor-records"', contextWith())).headers).toEqual({
+      'WWW-Authenticate': 'Bearer realm="sensor-records"',
+    });
+    expect(deniedBy(() => sut.handleRequest(null, readerUser, undefined, contextWith({ requireIngest: true }))).headers).toEqual({
+      'WWW-Authenticate':
+        'Bearer realm="sensor-records", error="insufficient_scope", error_description="The user may not create sensor records"',
+    });
   });
 
   it("uses the route's denied message", () => {

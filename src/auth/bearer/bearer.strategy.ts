@@ -3,6 +3,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import type { AuthenticatedUser } from '../authenticated-user.js';
+import { isRefused, TOKEN_REFUSAL_DESCRIPTIONS } from '../tokens/token-refusal.js';
+import { BEARER_REALM } from './bearer-challenge.js';
 import { TokenStateService } from './token-state.service.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
@@ -13,7 +15,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     private readonly verifiedTokens: VerifiedTokenCache,
     private readonly tokenState: TokenStateService,
   ) {
-    super();
+    super({ realm: BEARER_REALM });
   }
 
   // Only the Authorization header: passport-http-bearer would also take `access_token` from the body
@@ -22,9 +24,11 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super.authenticate({ headers: { authorization: request.headers.authorization } } as Request, options);
   }
 
-  async validate(token: string): Promise<AuthenticatedUser | false> {
+  /** The user, or `false` with the description passport-http-bearer puts in its challenge (see bearer-challenge.ts). */
+  async validate(token: string): Promise<AuthenticatedUser | [false, string]> {
     const claims = await this.verifiedTokens.verify(token);
-    if (!claims) return false;
-    return (await this.tokenState.resolve(claims)) ?? false;
+    if (isRefused(claims)) return [false, TOKEN_REFUSAL_DESCRIPTIONS[claims.refused]];
+    const state = await this.tokenState.resolve(claims);
+    return isRefused(state) ? [false, TOKEN_REFUSAL_DESCRIPTIONS[state.refused]] : state;
   }
 }

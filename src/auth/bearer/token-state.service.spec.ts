@@ -39,16 +39,16 @@ describe(TokenStateService.name, () => {
   });
 
   it.each([
-    ['the token is unknown', () => findToken.mockResolvedValue(null)],
-    ['the token family is revoked', () => findToken.mockResolvedValue(tokenRow(true))],
-    ['the token belongs to another user', () => findToken.mockResolvedValue({ ...tokenRow(), uid: 8 })],
-    ['the token belongs to another client', () => findToken.mockResolvedValue({ ...tokenRow(), clientId: 'client-2' })],
-    ['the user is gone', () => findUser.mockResolvedValue(null)],
-    ['the user is blocked', () => findUser.mockResolvedValue(userRow(false))],
-  ])('resolves to null when %s', async (_case, arrange) => {
+    ['the token is unknown (its client was deleted)', () => findToken.mockResolvedValue(null), 'revoked'],
+    ['the token family is revoked', () => findToken.mockResolvedValue(tokenRow(true)), 'revoked'],
+    ['the token belongs to another user', () => findToken.mockResolvedValue({ ...tokenRow(), uid: 8 }), 'invalid'],
+    ['the token belongs to another client', () => findToken.mockResolvedValue({ ...tokenRow(), clientId: 'client-2' }), 'invalid'],
+    ['the user is gone', () => findUser.mockResolvedValue(null), 'user_blocked'],
+    ['the user is blocked', () => findUser.mockResolvedValue(userRow(false)), 'user_blocked'],
+  ])('refuses when %s, saying why', async (_case, arrange, reason) => {
     arrange();
 
-    await expect(sut.resolve(claims)).resolves.toBeNull();
+    await expect(sut.resolve(claims)).resolves.toEqual({ refused: reason });
   });
 
   it('reuses the answer for less than 5 seconds, then asks the database again', async () => {
@@ -56,9 +56,9 @@ describe(TokenStateService.name, () => {
     findUser.mockResolvedValue(userRow(false));
 
     now = START + TOKEN_STATE_CACHE_MS - 1;
-    await expect(sut.resolve(claims)).resolves.not.toBeNull();
+    await expect(sut.resolve(claims)).resolves.toHaveProperty('uid', 7);
     now = START + TOKEN_STATE_CACHE_MS;
-    await expect(sut.resolve(claims)).resolves.toBeNull();
+    await expect(sut.resolve(claims)).resolves.toEqual({ refused: 'user_blocked' });
     expect(TOKEN_STATE_CACHE_MS).toBeLessThanOrEqual(5000);
     expect(findToken).toHaveBeenCalledTimes(2);
   });
@@ -69,7 +69,7 @@ describe(TokenStateService.name, () => {
   ])('does not give a cached answer to a token with the same jti naming %s', async (_case, other) => {
     await sut.resolve(claims);
 
-    await expect(sut.resolve(other)).resolves.toBeNull();
+    await expect(sut.resolve(other)).resolves.toEqual({ refused: 'invalid' });
     expect(findToken).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { UnsecuredJWT } from 'jose';
 import type { AccessTokenClaims, AccessTokensService } from '../tokens/access-tokens.service.js';
+import type { Refused } from '../tokens/token-refusal.js';
 import { MAX_VERIFIED_TOKENS, VerifiedTokenCache } from './verified-token-cache.js';
 
 const NOW = 1_800_000_000;
@@ -9,7 +10,7 @@ const claimsOf = (token: string): AccessTokenClaims => ({ jti: token, uid: 7, cl
 
 describe(VerifiedTokenCache.name, () => {
   let sut: VerifiedTokenCache;
-  let verify: jest.Mock<(token: string, now: Date) => Promise<AccessTokenClaims | null>>;
+  let verify: jest.Mock<(token: string, now: Date) => Promise<AccessTokenClaims | Refused>>;
   let nowMs: number;
   const verifyAt = (token: string, seconds: number) => {
     nowMs = seconds * 1000;
@@ -20,7 +21,7 @@ describe(VerifiedTokenCache.name, () => {
     // Stands in for the RS256 check: valid until `exp` with AccessTokensService's 1 s leeway.
     verify = jest.fn(async (token: string, now: Date) => {
       const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
-      return exp > Math.floor(now.getTime() / 1000) - 1 ? claimsOf(token) : null;
+      return exp > Math.floor(now.getTime() / 1000) - 1 ? claimsOf(token) : { refused: 'expired' as const };
     });
     sut = new VerifiedTokenCache({ verify } as unknown as AccessTokensService, { now: () => nowMs });
   });
@@ -40,18 +41,18 @@ describe(VerifiedTokenCache.name, () => {
     const token = tokenExpiringAt(NOW + 300);
     await verifyAt(token, NOW);
 
-    await expect(verifyAt(token, NOW + 300)).resolves.not.toBeNull();
-    await expect(verifyAt(token, NOW + 301)).resolves.toBeNull();
-    await expect(verifyAt(token, NOW + 302)).resolves.toBeNull();
+    await expect(verifyAt(token, NOW + 300)).resolves.toEqual(claimsOf(token));
+    await expect(verifyAt(token, NOW + 301)).resolves.toEqual({ refused: 'expired' });
+    await expect(verifyAt(token, NOW + 302)).resolves.toEqual({ refused: 'expired' });
     expect(verify).toHaveBeenCalledTimes(3);
   });
 
   it('does not remember a token that failed verification', async () => {
-    verify.mockResolvedValue(null);
+    verify.mockResolvedValue({ refused: 'invalid' });
     const token = tokenExpiringAt(NOW + 3600);
 
-    await expect(verifyAt(token, NOW)).resolves.toBeNull();
-    await expect(verifyAt(token, NOW)).resolves.toBeNull();
+    await expect(verifyAt(token, NOW)).resolves.toEqual({ refused: 'invalid' });
+    await expect(verifyAt(token, NOW)).resolves.toEqual({ refused: 'invalid' });
     expect(verify).toHaveBeenCalledTimes(2);
   });
 

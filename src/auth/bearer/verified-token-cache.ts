@@ -3,6 +3,7 @@ import { ExpiringCache } from '../../common/cache/expiring-cache.js';
 import { sha256 } from '../../common/crypto/sha256.js';
 import type { Clock } from '../../common/time/clock.js';
 import { AccessTokensService, CLOCK_LEEWAY_SECONDS, type AccessTokenClaims } from '../tokens/access-tokens.service.js';
+import { isRefused, type Refused } from '../tokens/token-refusal.js';
 
 /** Distinct live tokens remembered; a device keeps one token for its lifetime, so this covers a large fleet. */
 export const MAX_VERIFIED_TOKENS = 10_000;
@@ -25,15 +26,15 @@ export class VerifiedTokenCache {
     this.verified = new ExpiringCache({ maxEntries: MAX_VERIFIED_TOKENS, ttlMs: Number.MAX_SAFE_INTEGER, clock });
   }
 
-  /** As AccessTokensService.verify: the claims of a valid token now, or null. */
-  async verify(token: string): Promise<AccessTokenClaims | null> {
+  /** As AccessTokensService.verify: the claims of a valid token now, or why it is refused. */
+  async verify(token: string): Promise<AccessTokenClaims | Refused> {
     // Keyed by a digest so the cache holds no usable bearer token.
     const key = sha256(token, 'base64');
     const hit = this.verified.get(key);
     if (hit) return hit;
     const now = this.clock.now();
     const claims = await this.accessTokens.verify(token, new Date(now));
-    if (!claims) return null;
+    if (isRefused(claims)) return claims;
     // The same expiry rule as the verification: valid until `exp` plus the leeway, `nbf` and `iat` only become truer with time.
     this.verified.set(key, claims, (decodeJwt(token).exp! + CLOCK_LEEWAY_SECONDS) * 1000 - now);
     return claims;

@@ -69,10 +69,10 @@ describe(AccessTokensService.name, () => {
 
     it('allows one second of clock leeway and no more', async () => {
       // `exp` is the first second the token is no longer good; the leeway adds one more.
-      await expect(sut.verify(token, at(NOW + 300))).resolves.not.toBeNull();
-      await expect(sut.verify(token, at(NOW + 301))).resolves.toBeNull();
-      await expect(sut.verify(token, at(NOW - 1))).resolves.not.toBeNull();
-      await expect(sut.verify(token, at(NOW - 2))).resolves.toBeNull();
+      await expect(sut.verify(token, at(NOW + 300))).resolves.toHaveProperty('jti');
+      await expect(sut.verify(token, at(NOW + 301))).resolves.toEqual({ refused: 'expired' });
+      await expect(sut.verify(token, at(NOW - 1))).resolves.toHaveProperty('jti');
+      await expect(sut.verify(token, at(NOW - 2))).resolves.toEqual({ refused: 'invalid' });
     });
 
     it.each([
@@ -84,18 +84,28 @@ describe(AccessTokensService.name, () => {
     ])('refuses a token with %s', async (_case, change) => {
       const claims = { ...decodeJwt(token), ...change };
 
-      await expect(sut.verify(await sign(claims), at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify(await sign(claims), at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
     });
 
     it('refuses other algorithms, "none" and other keys', async () => {
       const claims = decodeJwt(token);
       const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
-      await expect(sut.verify(new UnsecuredJWT(claims).encode(), at(NOW + 10))).resolves.toBeNull();
-      await expect(sut.verify(await sign(claims, 'HS256', createSecretKey(Buffer.alloc(32, 1))), at(NOW + 10))).resolves.toBeNull();
-      await expect(sut.verify(await sign(claims, 'PS256'), at(NOW + 10))).resolves.toBeNull();
-      await expect(sut.verify(await sign(claims, 'RS256', otherKey), at(NOW + 10))).resolves.toBeNull();
-      await expect(sut.verify('garbage', at(NOW + 10))).resolves.toBeNull();
+      await expect(sut.verify(new UnsecuredJWT(claims).encode(), at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
+      await expect(sut.verify(await sign(claims, 'HS256', createSecretKey(Buffer.alloc(32, 1))), at(NOW + 10))).resolves.toEqual({
+        refused: 'invalid',
+      });
+      await expect(sut.verify(await sign(claims, 'PS256'), at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
+      await expect(sut.verify(await sign(claims, 'RS256', otherKey), at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
+      await expect(sut.verify('garbage', at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
+    });
+
+    it('says expired only of a genuine token: an expired one under another key is not valid', async () => {
+      const claims = decodeJwt(token);
+      const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
+      await expect(sut.verify(await sign(claims, 'RS256', otherKey), at(NOW + 400))).resolves.toEqual({ refused: 'invalid' });
+      await expect(sut.verify(token, at(NOW + 400))).resolves.toEqual({ refused: 'expired' });
     });
   });
 });

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toColumnValue } from '../../database/plain-sql.js';
 import { AccessTokenEntity } from './access-token.entity.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import type { Refused } from './token-refusal.js';
 
 /** What the bearer guard relies on once a token's signature and times check out. */
 export interface AccessTokenClaims {
@@ -33,6 +34,9 @@ const REQUIRED_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope
 // Plain SQL: part of a grant's few statements (docs/interface.md#refresh-tokens).
 const INSERT = `INSERT INTO oauth_access_tokens (jti, family_id, client_id, uid, expires_at, revoked, created) VALUES (?, ?, ?, ?, ?, 0, ?)`;
 const DISCARD = 'DELETE FROM oauth_access_tokens WHERE jti = ?';
+
+const EXPIRED: Refused = Object.freeze({ refused: 'expired' });
+const INVALID: Refused = Object.freeze({ refused: 'invalid' });
 
 @Injectable()
 export class AccessTokensService {
@@ -72,10 +76,12 @@ export class AccessTokensService {
   }
 
   /**
-   * The claims of a well-formed RS256 token from this issuer that is valid now (1 s leeway), or null.
-   * Whether it was revoked, and whether its user may still act, is the caller's question.
+   * The claims of a well-formed RS256 token from this issuer that is valid now (1 s leeway); otherwise
+   * `expired` for a genuine token past its time (jose checks the times only after the signature and the
+   * other claims), `invalid` for anything else. Whether it was revoked, and whether its user may still
+   * act, is the caller's question.
    */
-  async verify(token: string, now = new Date()): Promise<AccessTokenClaims | null> {
+  async verify(token: string, now = new Date()): Promise<AccessTokenClaims | Refused> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.keys.publicKey, {
@@ -86,16 +92,17 @@ export class AccessTokensService {
         requiredClaims: REQUIRED_CLAIMS,
       }));
     } catch (error) {
-      if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+      if (error instanceof errors.JWTExpired) return EXPIRED;
+      if (error instanceof errors.JOSEError || error instanceof TypeError) return INVALID;
       throw error;
     }
     const nowSeconds = Math.floor(now.getTime() / 1000);
     const { aud, sub, jti, iat, scope } = payload;
-    if (typeof aud !== 'string' || aud === '') return null;
-    if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return null;
-    if (typeof jti !== 'string' || jti === '' || jti.length > 64) return null;
-    if (typeof iat !== 'number' || iat > nowSeconds + CLOCK_LEEWAY_SECONDS) return null;
-    if (typeof scope !== 'string') return null;
+    if (typeof aud !== 'string' || aud === '') return INVALID;
+    if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return INVALID;
+    if (typeof jti !== 'string' || jti === '' || jti.length > 64) return INVALID;
+    if (typeof iat !== 'number' || iat > nowSeconds + CLOCK_LEEWAY_SECONDS) return INVALID;
+    if (typeof scope !== 'string') return INVALID;
     return { jti, uid: Number(sub), clientId: aud };
   }
 }

@@ -79,11 +79,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return { status: HttpStatus.NOT_FOUND, body: { message: noRouteMessage(request.method, path) } };
   }
 
-  /** Bugs are logged with their stack; deliberate answers and database outages by their message only. */
+  /**
+   * Bugs are logged with their stack; deliberate answers and database outages by their message only.
+   * The line names the request by the id its request line carries (sent as X-Request-Id, or made up by
+   * the request logger).
+   */
   private log(exception: unknown, answer: ErrorAnswer, request: Request): void {
     // The path without its query string: a caller may put a token or password there.
     const path = request.originalUrl.split('?')[0];
-    const context = `${request.method} ${path} -> ${answer.status} request_id=${String(request.headers['x-request-id'] ?? '-')}`;
+    const requestId = (request as Request & { id?: unknown }).id ?? '-';
+    const context = `${request.method} ${path} -> ${answer.status} request_id=${String(requestId)}`;
     const message = exception instanceof Error ? exception.message : String(exception);
     if (answer.status < 500) {
       this.logger.debug(`${context}: ${String(answer.body.message ?? answer.body.error ?? '')}`);
