@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { answerClientErrors } from './common/http/client-errors.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
-import { securityHeaders } from './common/http/security-headers.js';
+import { securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
 import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
@@ -22,8 +22,9 @@ export function configureApp(app: INestApplication): void {
   const { requestTimeoutMs } = config.database;
   app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
   // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
-  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
-  answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs);
+  const security = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
+  app.use(securityHeaders(security));
+  answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs, securityHeaderFields(security));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));

@@ -8,6 +8,22 @@ import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const BODY_TIMEOUT_MS = 500;
 
+/** What helmet puts on every answer the routes give. */
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
 /**
  * What Node's HTTP server answers before any route sees the request (docs/interface.md#errors): the
  * service's JSON error bodies, on a connection it then closes, and a body cut short waits at most
@@ -71,6 +87,22 @@ describe('Requests the HTTP parser refuses', () => {
     expect(answer.status).toBe(431);
     expect(answer.headers['content-type']).toBe('application/json');
     expect(JSON.parse(answer.body)).toEqual({ message: 'The request header fields are too large.' });
+  });
+
+  it('sends the security headers of every other answer with each of these answers', async () => {
+    const routed = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    const security = Object.fromEntries(SECURITY_HEADERS.map((name) => [name, routed.headers[name]]));
+    expect(Object.values(security).every((value) => typeof value === 'string' && value !== '')).toBe(true);
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answers = [
+      await rawExchange(port, submission(body.slice(0, 40), Buffer.byteLength(body))),
+      await rawExchange(port, `GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`),
+      await rawExchange(port, 'HELLO THERE\r\n\r\n'),
+    ];
+
+    expect(answers.map((answer) => answer.status)).toEqual([408, 431, 400]);
+    for (const answer of answers) expect(answer.headers).toMatchObject(security);
   });
 
   it('answers 400 with a JSON body for a request that is not HTTP', async () => {

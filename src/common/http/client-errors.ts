@@ -34,7 +34,13 @@ export function clientErrorAnswer(error: ClientError, bodyTimeoutMs: number): { 
  * errors of Node's HTTP parser with JSON bodies (docs/interface.md#errors). Set before the server
  * listens: Node reads the checking interval then.
  */
-export function answerClientErrors(server: Server, bodyTimeoutMs: number): void {
+export function answerClientErrors(
+  server: Server,
+  bodyTimeoutMs: number,
+  /** The security headers every answer carries (`securityHeaderFields`). */
+  securityHeaders: ReadonlyArray<readonly [name: string, value: string]>,
+): void {
+  const extraHeaders = securityHeaders.map(([name, value]) => `${name}: ${value}\r\n`).join('');
   server.requestTimeout = bodyTimeoutMs;
   server.headersTimeout = bodyTimeoutMs;
   // Node checks the deadlines every 30 s by default: a tenth of the deadline keeps the answer close to it.
@@ -46,7 +52,7 @@ export function answerClientErrors(server: Server, bodyTimeoutMs: number): void 
       const { status, message } = clientErrorAnswer(error, bodyTimeoutMs);
       const body = JSON.stringify({ message });
       socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${extraHeaders}` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     }

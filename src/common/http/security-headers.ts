@@ -10,6 +10,26 @@ type Middleware = (request: IncomingMessage, response: ServerResponse, next: (er
  * removes what it removed, in the same order.
  */
 export function securityHeaders(options: HelmetOptions): Middleware {
+  const steps = recordHelmet(options);
+  return (_request, response, next) => {
+    for (const [name, value] of steps) {
+      if (value === undefined) response.removeHeader(name);
+      else response.setHeader(name, value);
+    }
+    next();
+  };
+}
+
+/**
+ * The header fields helmet sets, as name and value, for answers written without a response object
+ * (those of Node's HTTP parser, `client-errors.ts`): every answer carries them.
+ */
+export function securityHeaderFields(options: HelmetOptions): Array<[name: string, value: string]> {
+  return recordHelmet(options).flatMap(([name, value]) => (value === undefined ? [] : [[name, value] as [string, string]]));
+}
+
+/** What helmet does to a response with these options: headers set (with their values) and removed, in order. */
+function recordHelmet(options: HelmetOptions): Array<[name: string, value: string | undefined]> {
   const steps: Array<[name: string, value: string | undefined]> = [];
   const recorder = {
     setHeader: (name: string, value: string) => steps.push([name, String(value)]),
@@ -18,11 +38,5 @@ export function securityHeaders(options: HelmetOptions): Middleware {
   let failure: unknown;
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
   if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
-  return (_request, response, next) => {
-    for (const [name, value] of steps) {
-      if (value === undefined) response.removeHeader(name);
-      else response.setHeader(name, value);
-    }
-    next();
-  };
+  return steps;
 }
