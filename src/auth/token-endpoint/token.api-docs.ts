@@ -32,7 +32,8 @@ export function TokenEndpointDocs() {
       summary: 'Obtain or refresh tokens',
       description:
         'Password grant (client and user credentials) or refresh_token grant. Client credentials may be sent in the ' +
-        'form or with HTTP Basic. Each refresh returns a new pair and revokes the refresh token it used; presenting a ' +
+        'form or with HTTP Basic (form-encoded first, as RFC 6749 §2.3.1 has clients do, or as they are). `scope` may be left ' +
+        'out or be `authenticated`, the one scope every token carries; any other is refused. Each refresh returns a new pair and revokes the refresh token it used; presenting a ' +
         'used refresh token again revokes every token descended from the same password grant.',
     }),
     ApiConsumes('application/x-www-form-urlencoded'),
@@ -47,6 +48,7 @@ export function TokenEndpointDocs() {
           username: { type: 'string', description: 'password grant' },
           password: { type: 'string', description: 'password grant' },
           refresh_token: { type: 'string', description: 'refresh_token grant' },
+          scope: { type: 'string', description: 'Optional; `authenticated` (the scope every token carries) or nothing.' },
         },
       },
       examples: {
@@ -89,11 +91,12 @@ export function TokenEndpointDocs() {
       status: 400,
       description:
         'A missing parameter, a user name over 60 characters or with control characters, a body that is not form-encoded, ' +
-        'wrong credentials, a bad refresh token, or an unknown grant type.',
+        'wrong credentials, a bad refresh token, a scope other than authenticated, or an unknown grant type.',
       content: errorContent({
         invalid_request: OAuthErrors.invalidRequest('username'),
         invalid_grant: OAuthErrors.invalidCredentials(),
         invalid_refresh_token: OAuthErrors.invalidRefreshToken('Token has been revoked'),
+        invalid_scope: OAuthErrors.invalidScope('sensors:write'),
         unsupported_grant_type: OAuthErrors.unsupportedGrantType(),
       }),
     }),
