@@ -1,5 +1,5 @@
 // @ts-check
-// The speed targets (docs/benchmark.md#targets) read from the scenarios that ran before: each row's
+// The speed targets (docs/benchmark.md#against-the-targets) read from the scenarios that ran before: each row's
 // figure for this tree, for the baseline when there is one, and the target. A table, never a failure:
 // the bench reports speed, it does not assert it.
 import { fmt, times } from '../report.js';
