@@ -12,10 +12,11 @@ const TEST_KEY_DIRECTORY = Symbol.for('sensor-records.test-key-directory');
 /**
  * Runs once before all suites. Gives every suite one signing key pair (generating 2048-bit keys per
  * suite would dominate the run time), builds dist/ when it is missing or older than src/ (some
- * suites run the built service and command line as real processes) and, for a MySQL run, creates
- * the test database — after refusing any database whose name does not say it is for tests.
+ * suites run the built service and command line as real processes; this is the run's one build) and,
+ * for a MySQL run, creates the test database of each worker — after refusing any database whose name
+ * does not say it is for tests.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   process.env.NODE_ENV = 'test';
   if (!process.env.OAUTH_PRIVATE_KEY) {
     const directory = mkdtempSync(join(tmpdir(), 'sensor-records-test-keys-'));
@@ -29,7 +30,26 @@ export default async function globalSetup(): Promise<void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   execFileSync(process.execPath, [join(root, 'scripts/build-if-needed.js')], { cwd: root, stdio: 'inherit' });
   const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl?.startsWith('mysql://')) await createMysqlTestDatabase(databaseUrl);
+  if (databaseUrl?.startsWith('mysql://')) {
+    const urls = workerDatabaseUrls(databaseUrl, globalConfig.maxWorkers);
+    for (const url of urls) await createMysqlTestDatabase(url);
+    // Read by each test file's environment (environment.ts), in the worker's process.
+    process.env.WORKER_DATABASE_URLS = urls.join(' ');
+  }
+}
+
+/**
+ * The MySQL database of each Jest worker. Files on one database would empty each other's tables, so
+ * with more than one worker each has its own: worker 1 the database DATABASE_URL names, worker N
+ * `<name>_w<N>` beside it.
+ */
+function workerDatabaseUrls(databaseUrl: string, workers: number): string[] {
+  return Array.from({ length: Math.max(1, workers) }, (_, index) => {
+    if (index === 0) return databaseUrl;
+    const url = new URL(databaseUrl);
+    url.pathname = `/${decodeURIComponent(url.pathname.slice(1))}_w${index + 1}`;
+    return url.toString();
+  });
 }
 
 async function createMysqlTestDatabase(databaseUrl: string): Promise<void> {

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { assertBuilt, PROJECT_ROOT } from './built-process.js';
 
 export interface BuiltService {
   /** Where `main.js` and `cli.js` are, as in the project's own dist/. */
@@ -13,14 +12,16 @@ export interface BuiltService {
 }
 
 /**
- * Compiles the service as `npm run build` does, into a directory of its own so that no other suite's
- * build can change the files underneath a running process; they resolve packages from the project.
+ * A copy of the run's build (dist/, which the test run's setup brings up to date once) in a directory
+ * of its own, so that nothing done to the project's dist/ meanwhile can change the files underneath a
+ * running process; they resolve packages from the project.
  */
-export async function buildService(): Promise<BuiltService> {
+export function buildService(): Promise<BuiltService> {
+  assertBuilt();
   const directory = mkdtempSync(join(tmpdir(), 'sensor-records-built-'));
   const dist = join(directory, 'dist');
-  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', dist]);
+  cpSync(join(PROJECT_ROOT, 'dist'), dist, { recursive: true });
   writeFileSync(join(directory, 'package.json'), '{"type":"module"}');
-  symlinkSync(resolve('node_modules'), join(directory, 'node_modules'), 'dir');
-  return { dist, directory, remove: () => rmSync(directory, { recursive: true, force: true }) };
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(directory, 'node_modules'), 'dir');
+  return Promise.resolve({ dist, directory, remove: () => rmSync(directory, { recursive: true, force: true }) });
 }
