@@ -185,6 +185,37 @@ describe('Token endpoint: flood limits on failed password grants', () => {
       expect(await storedFailures()).toBe(checked.filter((answer) => answer.status === 400).length);
     });
 
+    it(`checks every one of ${NAME_LIMIT} grants for one name sent at once, and lets the right password in`, async () => {
+      const user = await createUser(testApp.app);
+      const grants = Array.from({ length: NAME_LIMIT }, (_, index) => ({
+        username: user.username,
+        password: index === NAME_LIMIT - 1 ? user.password : `guess ${index}`,
+      }));
+
+      const { answers, refused } = await sendAtOnce(grants);
+
+      // Up to the limit nothing is refused: a service refusing concurrent attempts would lock the device out.
+      expect(refused).toEqual([]);
+      expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(NAME_LIMIT - 1).fill(400), 200]);
+      expect(answers.at(-1)!.body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+      expect(await storedFailures()).toBe(NAME_LIMIT - 1);
+    });
+
+    it(`checks every one of ${ADDRESS_LIMIT} grants from one address sent at once, and lets the right password in`, async () => {
+      const user = await createUser(testApp.app);
+      const grants = Array.from({ length: ADDRESS_LIMIT }, (_, index) =>
+        index === ADDRESS_LIMIT - 1
+          ? { username: user.username, password: user.password }
+          : { username: `guess-${index}`, password: 'guess' },
+      );
+
+      const { answers, refused } = await sendAtOnce(grants);
+
+      expect(refused).toEqual([]);
+      expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(ADDRESS_LIMIT - 1).fill(400), 200]);
+      expect(await storedFailures()).toBe(ADDRESS_LIMIT - 1);
+    });
+
     it(`checks at most ${ADDRESS_LIMIT} passwords from one address, whatever the names`, async () => {
       const user = await createUser(testApp.app);
       const grants = Array.from({ length: AT_ONCE }, (_, index) =>
