@@ -48,4 +48,19 @@ describe('Blocking a user while its token is in use', () => {
     expect(TOKEN_STATE_CACHE_MS).toBeLessThan(5000);
     expect(await storedRows(testApp.dataSource)).toHaveLength(2);
   });
+
+  it('lets the same access token submit again after user:unblock, once the cached state has aged', async () => {
+    const caller = await ingestCaller(testApp.app);
+    const post = () => submit(testApp.app, submissionFrom(submissionStub.trapSprung), { token: caller.accessToken, format: 'json' });
+    const services = { users: testApp.app.get(UsersService), clients: testApp.app.get(ClientsService) };
+    await runCommand(['user:block', '--username', caller.username], services);
+    clock.advance(TOKEN_STATE_CACHE_MS);
+    await post().expect(403, FORBIDDEN_CREATE);
+
+    await runCommand(['user:unblock', '--username', caller.username], services);
+    clock.advance(TOKEN_STATE_CACHE_MS);
+    const created = await post().expect(201);
+
+    expect(await storedRows(testApp.dataSource)).toEqual([expect.objectContaining({ nid: created.body.nid[0].value, uid: caller.uid })]);
+  });
 });

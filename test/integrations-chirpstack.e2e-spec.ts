@@ -137,6 +137,23 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
     expect(await storedRows(testApp.dataSource)).toEqual([]);
   });
 
+  it('names a long event by its first 32 characters, control characters shown escaped', async () => {
+    const event = `geolocation\nof-a-later-version-${'x'.repeat(40)}`;
+
+    const response = await postChirpstackEvent(
+      testApp.app,
+      event,
+      { deviceInfo: chirpstackEventStub.join.deviceInfo },
+      integration.apiKey,
+    ).expect(200);
+
+    // 32 characters of the event: "geolocation", the line feed, then 20 more.
+    expect(response.body).toEqual({
+      message: 'A "geolocation\\u000aof-a-later-version-x" event is acknowledged and not stored: only "up" events become sensor records.',
+    });
+    expect(await storedRows(testApp.dataSource)).toEqual([]);
+  });
+
   it.each([
     [
       'Protobuf',

@@ -115,7 +115,7 @@ describe('Integration keys', () => {
       await request(testApp.app.getHttpServer())
         .get(`/node/${created.body.nid[0].value}`)
         .set('Authorization', `Bearer ${integration.apiKey}`)
-        .expect(403);
+        .expect(403, { message: 'You are not authorized to view this node entity of bundle sensor_report.' });
     });
   });
 

@@ -61,6 +61,8 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
       const response = await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201);
 
       expect(response.headers['content-type']).toMatch(/^application\/json/);
+      // Many records, so no one Location: each entry carries its own.
+      expect(response.headers.location).toBeUndefined();
       const entries = response.body as Entry[];
       expect(entries).toHaveLength(submissions.length);
       const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));

@@ -65,8 +65,15 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       await expectAnswer(422, 'The request body must be a JSON object.', text);
     });
 
-    it('reads a body that starts with a byte order mark', async () => {
-      await submit(testApp.app, `\ufeff${JSON.stringify(submissionStub.minimal)}`, { token }).expect(201);
+    it('reads a body that starts with a byte order mark, and stores the report without the mark', async () => {
+      const text = JSON.stringify(submissionStub.minimal);
+
+      const response = await submit(testApp.app, `\ufeff${text}`, { token, format: 'json' }).expect(201);
+
+      expect(response.body.field_sensor_id).toEqual([{ value: submissionStub.minimal.dev_id }]);
+      expect(await storedRows(testApp.dataSource)).toEqual([
+        expect.objectContaining({ nid: response.body.nid[0].value, field_sensor_id: submissionStub.minimal.dev_id, request_body: text }),
+      ]);
     });
   });
 

@@ -94,6 +94,15 @@ describe('GET /node/:nid', () => {
     expect(await storedRows()).toEqual([]);
   });
 
+  it('answers 400 naming the segment when the path does not decode, with or without a token', async () => {
+    for (const accessToken of [owner.accessToken, undefined]) {
+      const response = await get('/node/%ff?_format=json', accessToken).expect(400);
+
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(response.body)).toEqual({ message: "Failed to decode param '%ff'" });
+    }
+  });
+
   it('answers 404 for a nid beyond any record without failing', async () => {
     const response = await get('/node/99999999999999999999999?_format=json', owner.accessToken).expect(404);
 
