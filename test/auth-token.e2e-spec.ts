@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import request from 'supertest';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../src/auth/tokens/refresh-token.entity.js';
@@ -57,6 +58,19 @@ describe('Token endpoint: password grant and errors', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['pragma']).toBe('no-cache');
     expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('takes a password set before the password rule, which the rule would refuse today', async () => {
+    // As a user created before the rule holds it: only its hash is stored, and the rule is checked when a password is set.
+    await testApp.dataSource.getRepository(UserEntity).update({ uid: user.uid }, { pass: await new PasswordHasher().hash('short') });
+
+    const response = await post()
+      .type('form')
+      .send(passwordForm({ password: 'short' }))
+      .expect(200);
+
+    expect(response.body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+    await post().type('form').send(passwordForm()).expect(400, oauthErrorStub.invalidCredentials);
   });
 
   it('signs an RS256 JWT with the decided claims and records it', async () => {
@@ -176,6 +190,55 @@ describe('Token endpoint: password grant and errors', () => {
       const response = await post().type('form').send(form.toString()).expect(400);
 
       expect(response.body).toEqual(oauthErrorStub.invalidRequest('scope'));
+    });
+  });
+
+  it("takes the form's client credentials when HTTP Basic names other ones", async () => {
+    const other = await createClient(testApp.app);
+
+    const wrongBasic = await post().auth(client.clientId, 'not-the-secret').type('form').send(passwordForm()).expect(200);
+    const otherBasic = await post().auth(other.clientId, other.clientSecret).type('form').send(passwordForm()).expect(200);
+
+    expect(decodeJwt(wrongBasic.body.access_token).aud).toBe(client.clientId);
+    expect(decodeJwt(otherBasic.body.access_token).aud).toBe(client.clientId);
+  });
+
+  describe('what the form parser refuses, answered with a JSON message', () => {
+    it('a body over 64 KiB: 413, and no password checked', async () => {
+      const verify = jest.spyOn(testApp.app.get(PasswordHasher), 'verify');
+      const form = new URLSearchParams(passwordForm());
+      form.set('padding', 'x'.repeat(64 * 1024));
+
+      const response = await post().type('form').send(form.toString()).expect(413);
+
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body).toEqual({ message: 'Request body is larger than the 64 KiB limit.' });
+      expect(verify).not.toHaveBeenCalled();
+    });
+
+    it('more than 1,000 parameters: 413 too many parameters', async () => {
+      const form = new URLSearchParams(passwordForm());
+      for (let index = form.size; index <= 1000; index++) form.append(`p${index}`, '1');
+
+      const response = await post().type('form').send(form.toString()).expect(413);
+
+      expect(response.body).toEqual({ message: 'too many parameters' });
+    });
+
+    it('a charset other than UTF-8: 415 naming it', async () => {
+      const response = await post()
+        .set('Content-Type', 'application/x-www-form-urlencoded; charset=latin1')
+        .send(new URLSearchParams(passwordForm()).toString())
+        .expect(415);
+
+      expect(response.body).toEqual({ message: 'unsupported charset "LATIN1"' });
+    });
+
+    it('a form of exactly 1,000 parameters and UTF-8 is read', async () => {
+      const form = new URLSearchParams(passwordForm());
+      for (let index = form.size; index < 1000; index++) form.append(`p${index}`, '1');
+
+      await post().set('Content-Type', 'application/x-www-form-urlencoded; charset=utf-8').send(form.toString()).expect(200);
     });
   });
 
