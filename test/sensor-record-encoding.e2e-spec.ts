@@ -1,4 +1,6 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
+import { submissionStub } from './fixtures/submission.stub.js';
 import { INTEGRATION_KEY_MESSAGES } from '../src/integrations/key/integration-key-refusal.js';
 import { FORBIDDEN_CREATE } from './fixtures/oauth-errors.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
@@ -54,6 +56,52 @@ describe('Submissions with a Content-Encoding', () => {
       expect(unknown.body).toEqual({ message: 'unsupported content encoding "x-unknown"' });
       expect(await storedRows(testApp.dataSource)).toEqual([]);
     });
+  });
+
+  describe('a body that decodes', () => {
+    const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    const LIMIT = 64 * 1024;
+    const postEncoded = (encoding: keyof typeof ENCODERS, text: string) =>
+      request(testApp.app.getHttpServer())
+        .post(`${SENSOR_RECORD_URL}?_format=json`)
+        .set('Content-Type', 'application/hal+json')
+        .set('Content-Encoding', encoding)
+        .set('Authorization', `Bearer ${token}`)
+        .serialize((bytes) => bytes as unknown as string)
+        .send(ENCODERS[encoding](Buffer.from(text)));
+    /** The minimal report padded with a member no rule reads, to exactly `bytes` bytes of JSON. */
+    const paddedTo = (bytes: number) => {
+      const text = JSON.stringify({ ...submissionStub.minimal, padding: '' });
+      return text.replace('"padding":""', `"padding":"${'x'.repeat(bytes - Buffer.byteLength(text))}"`);
+    };
+
+    it.each(['gzip', 'deflate', 'br'] as const)('is stored as the report it decodes to (%s)', async (encoding) => {
+      const text = JSON.stringify(submissionStub.minimal);
+
+      const response = await postEncoded(encoding, text).expect(201);
+
+      expect(response.body.field_sensor_id).toEqual([{ value: submissionStub.minimal.dev_id }]);
+      expect(await storedRows(testApp.dataSource)).toEqual([
+        expect.objectContaining({ nid: response.body.nid[0].value, field_sensor_id: submissionStub.minimal.dev_id, request_body: text }),
+      ]);
+    });
+
+    it.each(['gzip', 'deflate', 'br'] as const)(
+      'counts the decoded bytes against the 64 KiB limit, not the sent ones (%s)',
+      async (encoding) => {
+        // Both compress to a few hundred bytes.
+        const atLimit = paddedTo(LIMIT);
+        const overLimit = paddedTo(LIMIT + 1);
+
+        const taken = await postEncoded(encoding, atLimit).expect(201);
+        const refused = await postEncoded(encoding, overLimit).expect(413);
+
+        expect(refused.body).toEqual({ message: 'Request body is larger than the 64 KiB limit.' });
+        expect(await storedRows(testApp.dataSource)).toEqual([
+          expect.objectContaining({ nid: taken.body.nid[0].value, request_body: atLimit }),
+        ]);
+      },
+    );
   });
 
   it('answers 401 on an integration route without a key, and the encoding to a valid key', async () => {
