@@ -7,6 +7,7 @@ import { ttsUplinkStub } from './fixtures/tts-uplink.stub.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { BatchesInFlight } from '../src/sensor-record/batch/batches-in-flight.js';
 import { createClient, createUser, ingestCaller, TOKEN_PATH } from './utils/auth-fixtures.js';
+import { SENSOR_RECORD_BATCH_URL, submitBatch } from './utils/sensor-record-api.js';
 import { CHIRPSTACK_URL, createIntegration, postChirpstackEvent, postTtsUplink, TTS_UPLINK_URL } from './utils/integration-api.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
@@ -129,6 +130,49 @@ describe('Request logs', () => {
     } finally {
       for (const leave of taken) leave();
     }
+  });
+
+  it('names the number of reports and the user on the line of a batch', async () => {
+    const caller = await ingestCaller(testApp.app);
+    written.length = 0;
+
+    await submitBatch(testApp.app, [submissionStub.minimal, submissionStub.complete, submissionStub.trapSprung], {
+      token: caller.accessToken,
+    }).expect(201);
+
+    // The request's own line: the one with its answer (at this level the service says more on other lines).
+    expect(lines().filter((line) => 'res' in line)).toEqual([
+      expect.objectContaining({
+        req: expect.objectContaining({ method: 'POST' }),
+        res: expect.objectContaining({ status: 201 }),
+        route: SENSOR_RECORD_BATCH_URL,
+        reports: 3,
+        uid: caller.uid,
+      }),
+    ]);
+  });
+
+  it.each([
+    ['stored', 201],
+    ['duplicate', 200],
+  ] as const)('names the user, the integration, the outcome and the device on the line of an uplink %s', async (outcome, status) => {
+    const integration = await createIntegration(testApp.app, { network: 'tts' });
+    if (outcome === 'duplicate') await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey).expect(201);
+    written.length = 0;
+
+    const answer = await postTtsUplink(testApp.app, ttsUplinkStub.threeGateways, integration.apiKey).expect(status);
+
+    // The request's own line: the one with its answer (at this level the service says more on other lines).
+    expect(lines().filter((line) => 'res' in line)).toEqual([
+      expect.objectContaining({
+        res: expect.objectContaining({ status }),
+        route: TTS_UPLINK_URL,
+        uid: integration.user.uid,
+        integration_id: integration.integrationId,
+        uplink: outcome,
+        dev_id: answer.body.field_sensor_id[0].value,
+      }),
+    ]);
   });
 
   it('never writes authorization headers, tokens, passwords, client secrets or integration keys, wherever they were sent', async () => {
