@@ -56,14 +56,15 @@ if (!env.OAUTH_PUBLIC_KEY) {
 }
 const pem = (value) => (value.includes('-----BEGIN') ? value : readFileSync(value, 'utf8'));
 const publicKey = createPublicKey(pem(env.OAUTH_PUBLIC_KEY));
-// Verification needs only the issuer and the public key.
+// Verification needs only the issuer and the public key, whatever the token's kid.
+const keys = { verificationKey: () => publicKey };
 const accessTokens = new AccessTokensService(
   /** @type {import('../src/config/app-config.js').AppConfig} */ (
     /** @type {unknown} */ ({ baseUrl: issuer, tokens: { accessTokenTtl: 300 } })
   ),
-  /** @type {import('../src/auth/tokens/signing-keys.service.js').SigningKeysService} */ (/** @type {unknown} */ ({ publicKey })),
+  /** @type {import('../src/auth/keys/signing-keys.service.js').SigningKeysService} */ (/** @type {unknown} */ (keys)),
 );
-const verifiedTokens = new VerifiedTokenCache(accessTokens, { now: () => Date.now() });
+const verifiedTokens = new VerifiedTokenCache(accessTokens, keys, { now: () => Date.now() });
 
 const dataSource = await new DataSource(
   buildDataSourceOptions({ type: 'mysql', url: databaseUrl, poolSize, migrationsRun: false, requestTimeoutMs: 3000 }),

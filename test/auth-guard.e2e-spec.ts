@@ -1,6 +1,6 @@
 import { createPrivateKey, createSecretKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { decodeJwt, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 import request from 'supertest';
 import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
@@ -33,10 +33,10 @@ const CHALLENGE = {
   permission: 'Bearer realm="sensor-records", error="insufficient_scope", error_description="The user may not create sensor records"',
 };
 
-/** Re-signs a real token's claims, changed as a test needs, so that only the change can be at fault. */
+/** Re-signs a real token's claims, changed as a test needs, under its own kid, so that only the change can be at fault. */
 function resign(token: string, change: (claims: JWTPayload) => JWTPayload, key: KeyObject = testPrivateKey(), alg = 'RS256') {
   const claims = change({ ...decodeJwt(token) });
-  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT', kid: decodeProtectedHeader(token).kid }).sign(key);
 }
 
 describe('Bearer guard', () => {

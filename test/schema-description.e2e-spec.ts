@@ -52,6 +52,8 @@ const INTEGRATION_ASCII_COLUMNS = [
   'integrations.network',
   'sensor_report.uplink_key',
 ];
+/** The signing keys' ids and PEM texts (CreateSigningKeys1764400100000). */
+const SIGNING_KEY_ASCII_COLUMNS = ['oauth_signing_keys.kid', 'oauth_signing_keys.private_key', 'oauth_signing_keys.public_key'];
 const REPORT_FOREIGN_KEYS = [
   { column: 'revision_uid', table: 'users', referenced: 'uid' },
   { column: 'type', table: 'node_type', referenced: 'type' },
@@ -294,7 +296,7 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           .filter((column) => column.collation === 'ascii_bin')
           .map((column) => `${column.tableName}.${column.name}`)
           .sort(),
-      ).toEqual([...ASCII_COLUMNS, ...INTEGRATION_ASCII_COLUMNS, ...SENSOR_ASCII_COLUMNS].sort());
+      ).toEqual([...ASCII_COLUMNS, ...INTEGRATION_ASCII_COLUMNS, ...SENSOR_ASCII_COLUMNS, ...SIGNING_KEY_ASCII_COLUMNS].sort());
       // Device ids are compared exactly (ExactDeviceIds): binary, without trailing-space padding on MariaDB.
       const deviceIds = ['sensor.dev_id', 'sensor_report.field_sensor_id'];
       expect(text.filter((column) => deviceIds.includes(`${column.tableName}.${column.name}`)).map((column) => column.collation)).toEqual([

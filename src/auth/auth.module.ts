@@ -19,14 +19,15 @@ import { TOKEN_PATH, TokenController } from './token-endpoint/token.controller.j
 import { TokenGrantsService } from './token-endpoint/token-grants.service.js';
 import { AccessTokensService } from './tokens/access-tokens.service.js';
 import { RefreshTokensService } from './tokens/refresh-tokens.service.js';
-import { SigningKeysService } from './tokens/signing-keys.service.js';
+import { JwksController } from './keys/jwks.controller.js';
+import { SigningKeysService } from './keys/signing-keys.service.js';
 import { PasswordCheckQueue } from './users/password-check-queue.js';
 import { PasswordHasher } from './users/password-hasher.js';
 import { UsersService } from './users/users.service.js';
 
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature(authEntities)],
-  controllers: [TokenController, SessionTokenController],
+  controllers: [TokenController, SessionTokenController, JwksController],
   providers: [
     { provide: CLOCK, useValue: systemClock },
     {
@@ -47,8 +48,8 @@ import { UsersService } from './users/users.service.js';
     // of the service's own (tests move it), never what a signed token says.
     {
       provide: VerifiedTokenCache,
-      inject: [AccessTokensService],
-      useFactory: (tokens: AccessTokensService) => new VerifiedTokenCache(tokens, systemClock),
+      inject: [AccessTokensService, SigningKeysService],
+      useFactory: (tokens: AccessTokensService, keys: SigningKeysService) => new VerifiedTokenCache(tokens, keys, systemClock),
     },
     BearerStrategy,
     BearerAuthGuard,

@@ -4,6 +4,9 @@ import { OAuthClientEntity } from '../auth/clients/oauth-client.entity.js';
 import { PasswordHasher } from '../auth/users/password-hasher.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { UsersService } from '../auth/users/users.service.js';
+import { SigningKeysAdmin } from '../auth/keys/admin/signing-keys-admin.service.js';
+import { SigningKeyEntity } from '../auth/keys/signing-key.entity.js';
+import { systemClock } from '../common/time/clock.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { connectWithRetries } from '../database/connect-data-source.js';
 import { DatabaseConnectionError } from '../database/connection-failure.js';
@@ -39,6 +42,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
       users,
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),
       integrations: new IntegrationsService(dataSource.getRepository(IntegrationEntity), users, config),
+      signingKeys: new SigningKeysAdmin(dataSource.getRepository(SigningKeyEntity), systemClock, config),
     });
     streams.stdout(JSON.stringify(result));
     return 0;

@@ -4,6 +4,8 @@ import { InvalidUserInputError, UnknownUserError, UsernameTakenError } from '../
 import type { UsersService } from '../auth/users/users.service.js';
 import { InvalidIntegrationInputError, UnknownIntegrationError } from '../integrations/admin/integration-errors.js';
 import { isIntegrationCommand, runIntegrationCommand } from '../integrations/admin/integration.commands.js';
+import { isKeyCommand, runKeyCommand } from '../auth/keys/admin/key.commands.js';
+import type { SigningKeysAdmin } from '../auth/keys/admin/signing-keys-admin.service.js';
 import type { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import { CliError, USAGE } from './cli-error.js';
 import { instant, optional, parse, required } from './command-options.js';
@@ -15,6 +17,8 @@ export interface CliServices {
   clients: ClientsService;
   /** Only the integration:* commands need it. */
   integrations?: IntegrationsService;
+  /** Only the keys:* commands need it. */
+  signingKeys?: SigningKeysAdmin;
 }
 
 /**
@@ -27,6 +31,10 @@ export async function runCommand(argv: string[], services: CliServices): Promise
     if (isIntegrationCommand(command)) {
       if (!services.integrations) throw new Error(`${command} needs the integrations service`);
       return await runIntegrationCommand(command, rest, services.integrations);
+    }
+    if (isKeyCommand(command)) {
+      if (!services.signingKeys) throw new Error(`${command} needs the signing keys`);
+      return await runKeyCommand(command, rest, services.signingKeys);
     }
     switch (command) {
       case 'client:create': {

@@ -6,7 +6,7 @@ import { TOKEN_STATE_CACHE_MS, TokenStateService } from './token-state.service.j
 
 /** Any instant; the clock is never at zero. */
 const START = 1_800_000_000_000;
-const claims = Object.freeze({ jti: 'a'.repeat(64), uid: 7, clientId: 'client-1' });
+const claims = Object.freeze({ jti: 'a'.repeat(64), uid: 7, clientId: 'client-1', kid: 'key-1' });
 const tokenRow = (revoked = false) => ({ jti: claims.jti, uid: 7, clientId: 'client-1', revoked });
 const userRow = (status = true) => ({ uid: 7, uuid: 'uuid-7', name: 'gateway', status, mayCreateSensorRecords: true });
 

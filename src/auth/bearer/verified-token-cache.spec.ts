@@ -1,17 +1,20 @@
 import { jest } from '@jest/globals';
 import { UnsecuredJWT } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import type { AccessTokenClaims, AccessTokensService } from '../tokens/access-tokens.service.js';
 import type { Refused } from '../tokens/token-refusal.js';
 import { MAX_VERIFIED_TOKENS, VerifiedTokenCache } from './verified-token-cache.js';
 
 const NOW = 1_800_000_000;
 const tokenExpiringAt = (exp: number, jti = 'jti-1') => new UnsecuredJWT({ jti }).setExpirationTime(exp).encode();
-const claimsOf = (token: string): AccessTokenClaims => ({ jti: token, uid: 7, clientId: 'client-1' });
+const claimsOf = (token: string): AccessTokenClaims => ({ jti: token, uid: 7, clientId: 'client-1', kid: 'key-1' });
 
 describe(VerifiedTokenCache.name, () => {
   let sut: VerifiedTokenCache;
   let verify: jest.Mock<(token: string, now: Date) => Promise<AccessTokenClaims | Refused>>;
   let nowMs: number;
+  /** The keys not retired. */
+  let liveKeys: Set<string>;
   const verifyAt = (token: string, seconds: number) => {
     nowMs = seconds * 1000;
     return sut.verify(token);
@@ -23,7 +26,9 @@ describe(VerifiedTokenCache.name, () => {
       const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
       return exp > Math.floor(now.getTime() / 1000) - 1 ? claimsOf(token) : { refused: 'expired' as const };
     });
-    sut = new VerifiedTokenCache({ verify } as unknown as AccessTokensService, { now: () => nowMs });
+    liveKeys = new Set(['key-1']);
+    const keys = { verificationKey: (kid: string | undefined) => (kid && liveKeys.has(kid) ? ({} as KeyObject) : undefined) };
+    sut = new VerifiedTokenCache({ verify } as unknown as AccessTokensService, keys, { now: () => nowMs });
   });
 
   it('verifies a token once and answers later requests with the same claims', async () => {
@@ -45,6 +50,18 @@ describe(VerifiedTokenCache.name, () => {
     await expect(verifyAt(token, NOW + 301)).resolves.toEqual({ refused: 'expired' });
     await expect(verifyAt(token, NOW + 302)).resolves.toEqual({ refused: 'expired' });
     expect(verify).toHaveBeenCalledTimes(3);
+  });
+
+  it('refuses a remembered token once its signing key is retired, and forgets it', async () => {
+    const token = tokenExpiringAt(NOW + 3600);
+    await verifyAt(token, NOW);
+
+    liveKeys.delete('key-1');
+
+    await expect(verifyAt(token, NOW + 1)).resolves.toEqual({ refused: 'invalid' });
+    liveKeys.add('key-1');
+    await expect(verifyAt(token, NOW + 2)).resolves.toEqual(claimsOf(token));
+    expect(verify).toHaveBeenCalledTimes(2);
   });
 
   it('does not remember a token that failed verification', async () => {

@@ -2,23 +2,27 @@ import { decodeJwt } from 'jose';
 import { ExpiringCache } from '../../common/cache/expiring-cache.js';
 import { sha256 } from '../../common/crypto/sha256.js';
 import type { Clock } from '../../common/time/clock.js';
+import type { SigningKeysService } from '../keys/signing-keys.service.js';
 import { AccessTokensService, CLOCK_LEEWAY_SECONDS, type AccessTokenClaims } from '../tokens/access-tokens.service.js';
 import { isRefused, type Refused } from '../tokens/token-refusal.js';
 
 /** Distinct live tokens remembered; a device keeps one token for its lifetime, so this covers a large fleet. */
 export const MAX_VERIFIED_TOKENS = 10_000;
 
+const RETIRED_KEY: Refused = Object.freeze({ refused: 'invalid' });
+
 /**
  * Remembers which tokens passed signature and claims verification, until they expire: a device sends
  * the same token with every report, and the RS256 check was the largest single cost per request.
  * Only the token's own facts are cached; whether it was revoked or its user blocked is still asked
- * of TokenStateService on every request.
+ * of TokenStateService on every request, and whether its signing key was retired of the key ring.
  */
 export class VerifiedTokenCache {
   private readonly verified: ExpiringCache<string, AccessTokenClaims>;
 
   constructor(
     private readonly accessTokens: AccessTokensService,
+    private readonly keys: Pick<SigningKeysService, 'verificationKey'>,
     /** The clock the signature check runs by: the system's in the service (see AuthModule). */
     private readonly clock: Clock,
   ) {
@@ -31,7 +35,12 @@ export class VerifiedTokenCache {
     // Keyed by a digest so the cache holds no usable bearer token.
     const key = sha256(token, 'base64');
     const hit = this.verified.get(key);
-    if (hit) return hit;
+    if (hit && this.keys.verificationKey(hit.kid)) return hit;
+    if (hit) {
+      // Its signing key has been retired since.
+      this.verified.delete(key);
+      return RETIRED_KEY;
+    }
     const now = this.clock.now();
     const claims = await this.accessTokens.verify(token, new Date(now));
     if (isRefused(claims)) return claims;

@@ -5,10 +5,15 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT, UnsecuredJW
 import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../../config/app-config.js';
 import { AccessTokensService } from './access-tokens.service.js';
-import type { SigningKeysService } from './signing-keys.service.js';
+import type { SigningKeysService } from '../keys/signing-keys.service.js';
 
 const privateKey = createPrivateKey(readFileSync(process.env.OAUTH_PRIVATE_KEY!, 'utf8'));
-const keys = { privateKey, publicKey: createPublicKey(privateKey), keyId: 'test-key' } as unknown as SigningKeysService;
+const publicKey = createPublicKey(privateKey);
+/** One key, `test-key`, that signs and verifies; any other kid is unknown (or retired). */
+const keys = {
+  signingKey: () => ({ kid: 'test-key', privateKey }),
+  verificationKey: (kid: string | undefined) => (kid === 'test-key' ? publicKey : undefined),
+} as unknown as SigningKeysService;
 const config = { baseUrl: 'https://traps.example.org', tokens: { accessTokenTtl: 300 } } as AppConfig;
 const grant = Object.freeze({ uid: 42, clientId: 'client-a', familyId: 'family-1' });
 const NOW = 1_800_000_000;
@@ -29,8 +34,8 @@ describe(AccessTokensService.name, () => {
   let query: jest.Mock<(sql: string, parameters: unknown[]) => Promise<unknown>>;
   let token: string;
 
-  const sign = (claims: JWTPayload, alg = 'RS256', key: Parameters<SignJWT['sign']>[0] = privateKey) =>
-    new SignJWT(claims).setProtectedHeader({ alg }).sign(key);
+  const sign = (claims: JWTPayload, alg = 'RS256', key: Parameters<SignJWT['sign']>[0] = privateKey, kid: string | null = 'test-key') =>
+    new SignJWT(claims).setProtectedHeader({ alg, ...(kid === null ? {} : { kid }) }).sign(key);
 
   beforeEach(async () => {
     sut = new AccessTokensService(config, keys);
@@ -64,7 +69,12 @@ describe(AccessTokensService.name, () => {
 
   describe('verify', () => {
     it('returns the claims the guard needs', async () => {
-      await expect(sut.verify(token, at(NOW + 10))).resolves.toEqual({ jti: decodeJwt(token).jti, uid: 42, clientId: 'client-a' });
+      await expect(sut.verify(token, at(NOW + 10))).resolves.toEqual({
+        jti: decodeJwt(token).jti,
+        uid: 42,
+        clientId: 'client-a',
+        kid: 'test-key',
+      });
     });
 
     it('allows one second of clock leeway and no more', async () => {
@@ -106,6 +116,16 @@ describe(AccessTokensService.name, () => {
 
       await expect(sut.verify(await sign(claims, 'RS256', otherKey), at(NOW + 400))).resolves.toEqual({ refused: 'invalid' });
       await expect(sut.verify(token, at(NOW + 400))).resolves.toEqual({ refused: 'expired' });
+    });
+
+    it('refuses a token of a key the ring does not verify with (unknown or retired), or naming none', async () => {
+      const claims = decodeJwt(token);
+
+      await expect(sut.verify(await sign(claims), at(NOW + 10))).resolves.toMatchObject({ kid: 'test-key' });
+      await expect(sut.verify(await sign(claims, 'RS256', privateKey, 'retired-key'), at(NOW + 10))).resolves.toEqual({
+        refused: 'invalid',
+      });
+      await expect(sut.verify(await sign(claims, 'RS256', privateKey, null), at(NOW + 10))).resolves.toEqual({ refused: 'invalid' });
     });
   });
 });

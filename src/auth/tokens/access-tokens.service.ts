@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toColumnValue } from '../../database/plain-sql.js';
 import { AccessTokenEntity } from './access-token.entity.js';
-import { SigningKeysService } from './signing-keys.service.js';
+import { SigningKeysService } from '../keys/signing-keys.service.js';
 import type { Refused } from './token-refusal.js';
 
 /** What the bearer guard relies on once a token's signature and times check out. */
@@ -13,6 +13,8 @@ export interface AccessTokenClaims {
   jti: string;
   uid: number;
   clientId: string;
+  /** The signing key's id: a token stops verifying when its key is retired. */
+  kid: string;
 }
 
 export interface IssuedAccessToken {
@@ -49,8 +51,9 @@ export class AccessTokensService {
   async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<IssuedAccessToken> {
     const jti = randomBytes(32).toString('hex');
     const expiresAt = now + this.config.tokens.accessTokenTtl;
+    const key = this.keys.signingKey();
     const token = await new SignJWT({ scope: TOKEN_SCOPE })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keys.keyId })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid })
       .setIssuer(this.config.baseUrl)
       .setAudience(grant.clientId)
       .setSubject(String(grant.uid))
@@ -58,7 +61,7 @@ export class AccessTokensService {
       .setIssuedAt(now)
       .setNotBefore(now)
       .setExpirationTime(expiresAt)
-      .sign(this.keys.privateKey);
+      .sign(key.privateKey);
     await manager.query(INSERT, [
       jti,
       grant.familyId,
@@ -76,15 +79,19 @@ export class AccessTokensService {
   }
 
   /**
-   * The claims of a well-formed RS256 token from this issuer that is valid now (1 s leeway); otherwise
-   * `expired` for a genuine token past its time (jose checks the times only after the signature and the
-   * other claims), `invalid` for anything else. Whether it was revoked, and whether its user may still
-   * act, is the caller's question.
+   * The claims of a well-formed RS256 token from this issuer, signed by a key that is not retired, that
+   * is valid now (1 s leeway); otherwise `expired` for a genuine token past its time (jose checks the
+   * times only after the signature and the other claims), `invalid` for anything else. Whether it was
+   * revoked, and whether its user may still act, is the caller's question.
    */
   async verify(token: string, now = new Date()): Promise<AccessTokenClaims | Refused> {
     let payload: JWTPayload;
+    let kid: string | undefined;
     try {
-      ({ payload } = await jwtVerify(token, this.keys.publicKey, {
+      ({ kid } = decodeProtectedHeader(token));
+      const key = this.keys.verificationKey(kid);
+      if (!key) return INVALID;
+      ({ payload } = await jwtVerify(token, key, {
         algorithms: ['RS256'],
         issuer: this.config.baseUrl,
         clockTolerance: CLOCK_LEEWAY_SECONDS,
@@ -103,6 +110,6 @@ export class AccessTokensService {
     if (typeof jti !== 'string' || jti === '' || jti.length > 64) return INVALID;
     if (typeof iat !== 'number' || iat > nowSeconds + CLOCK_LEEWAY_SECONDS) return INVALID;
     if (typeof scope !== 'string') return INVALID;
-    return { jti, uid: Number(sub), clientId: aud };
+    return { jti, uid: Number(sub), clientId: aud, kid: kid! };
   }
 }

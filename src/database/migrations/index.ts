@@ -7,6 +7,7 @@ import { CreateSensors1764000100000 } from './1764000100000-CreateSensors.js';
 import { ExactDeviceIds1764100000000 } from './1764100000000-ExactDeviceIds.js';
 import { PublicClients1764350000000 } from './1764350000000-PublicClients.js';
 import { DropMigrationsLockTable1764400000000 } from './1764400000000-DropMigrationsLockTable.js';
+import { CreateSigningKeys1764400100000 } from './1764400100000-CreateSigningKeys.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
@@ -18,4 +19,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   ExactDeviceIds1764100000000,
   PublicClients1764350000000,
   DropMigrationsLockTable1764400000000,
+  CreateSigningKeys1764400100000,
 ];

@@ -2,9 +2,12 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject,
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface SigningKeys {
+/** The key pair configured for this instance, outside the database. */
+export interface ConfiguredKey {
   privateKey: KeyObject;
   publicKey: KeyObject;
+  /** Where it came from, as a log line names it. */
+  source: string;
 }
 
 export interface SigningKeySettings {
@@ -17,25 +20,22 @@ export interface SigningKeySettings {
 export class SigningKeyError extends Error {}
 
 /**
- * The RS256 key pair: from OAUTH_PRIVATE_KEY / OAUTH_PUBLIC_KEY (PEM text or a file path), else —
- * outside production — a pair generated once under the key directory.
+ * The configured key pair: from OAUTH_PRIVATE_KEY / OAUTH_PUBLIC_KEY (PEM text or a file path), else —
+ * outside production — the pair kept under the key directory, if one is there. Generates nothing (see
+ * `generateKeyDirectoryPair`).
  */
-export function loadSigningKeys(settings: SigningKeySettings): SigningKeys {
+export function readConfiguredKey(settings: SigningKeySettings): ConfiguredKey | undefined {
   if (settings.privateKey) {
     const privateKey = parseKey('OAUTH_PRIVATE_KEY', settings.privateKey, createPrivateKey);
     const publicKey = settings.publicKey ? parseKey('OAUTH_PUBLIC_KEY', settings.publicKey, createPublicKey) : createPublicKey(privateKey);
-    assertPair({ privateKey, publicKey });
-    return { privateKey, publicKey };
+    assertPair(privateKey, publicKey);
+    return { privateKey, publicKey, source: 'OAUTH_PRIVATE_KEY' };
   }
   if (settings.publicKey) {
     throw new SigningKeyError('OAUTH_PUBLIC_KEY is set but OAUTH_PRIVATE_KEY is not: tokens cannot be signed without the private key.');
   }
-  if (settings.environment === 'production') {
-    throw new SigningKeyError(
-      'OAUTH_PRIVATE_KEY and OAUTH_PUBLIC_KEY must be set in production (PEM text or a file path); refusing to start without signing keys.',
-    );
-  }
-  return generatedKeys(settings.keyDirectory);
+  if (settings.environment === 'production' || !existsSync(join(settings.keyDirectory, 'private.key'))) return undefined;
+  return directoryPair(settings.keyDirectory);
 }
 
 function parseKey(variable: string, value: string, create: (pem: string) => KeyObject): KeyObject {
@@ -57,21 +57,22 @@ function parseKey(variable: string, value: string, create: (pem: string) => KeyO
   return key;
 }
 
-function assertPair(keys: SigningKeys): void {
+function assertPair(privateKey: KeyObject, publicKey: KeyObject): void {
   const probe = randomBytes(16);
-  if (!verify('sha256', probe, keys.publicKey, sign('sha256', probe, keys.privateKey))) {
+  if (!verify('sha256', probe, publicKey, sign('sha256', probe, privateKey))) {
     throw new SigningKeyError('OAUTH_PUBLIC_KEY does not belong to OAUTH_PRIVATE_KEY.');
   }
 }
 
 /**
- * Reads the pair kept under `directory`, creating it first when absent. The private key is written to
- * a temporary file and hard-linked into place, which fails if another process got there first — so
- * instances starting together all end up using the one pair that was linked.
+ * Creates the pair kept under `directory` when it is absent, and reads it. The private key is written
+ * to a temporary file and hard-linked into place, which fails if another process got there first — so
+ * instances starting together all end up using the one pair that was linked. `created` says whether
+ * this call made the pair.
  */
-function generatedKeys(directory: string): SigningKeys {
+export function generateKeyDirectoryPair(directory: string): ConfiguredKey & { created: boolean } {
   const privatePath = join(directory, 'private.key');
-  const publicPath = join(directory, 'public.key');
+  let created = false;
   if (!existsSync(privatePath)) {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -79,14 +80,22 @@ function generatedKeys(directory: string): SigningKeys {
     writeFileSync(temporary, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flush: true });
     try {
       linkSync(temporary, privatePath);
+      created = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     } finally {
       rmSync(temporary, { force: true });
     }
   }
+  return { ...directoryPair(directory), created };
+}
+
+/** The pair under `directory`, its public half written beside the private one when missing or stale. */
+function directoryPair(directory: string): ConfiguredKey {
+  const privatePath = join(directory, 'private.key');
+  const publicPath = join(directory, 'public.key');
   chmodSync(privatePath, 0o600);
-  const privateKey = parseKey('the generated private key', readFileSync(privatePath, 'utf8'), createPrivateKey);
+  const privateKey = parseKey(`the private key in ${directory}`, readFileSync(privatePath, 'utf8'), createPrivateKey);
   const publicKey = createPublicKey(privateKey);
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   if (!existsSync(publicPath) || readFileSync(publicPath, 'utf8') !== publicPem) {
@@ -94,5 +103,5 @@ function generatedKeys(directory: string): SigningKeys {
     writeFileSync(temporary, publicPem, { mode: 0o644 });
     renameSync(temporary, publicPath);
   }
-  return { privateKey, publicKey };
+  return { privateKey, publicKey, source: directory };
 }
