@@ -96,6 +96,7 @@ describe('OpenAPI description', () => {
       'username',
       'password',
       'refresh_token',
+      'scope',
     ]);
     expect(Object.keys(form.examples)).toEqual(['password', 'refresh']);
     expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429', '503']);
