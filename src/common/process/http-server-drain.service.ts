@@ -1,18 +1,19 @@
 import { type BeforeApplicationShutdown, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-
-const IDLE_SWEEP_MS = 100;
+import { Server as NetServer } from 'node:net';
 
 /**
  * On shutdown (SIGTERM), stop accepting connections and let in-flight submissions finish before any
  * shutdown hook releases what they need; TypeORM destroys the pool in `onApplicationShutdown`. Nest 12
  * closes the HTTP server between those phases anyway; this makes the order explicit.
  *
- * Every answer sent while draining says `Connection: close`, and the connection closes after it: a
- * keep-alive client then sends its next request on a new connection, which is refused, instead of on
- * the old one, which the server would close under it (a reset leaves the client unable to tell
- * whether its request was read). Connections with no request in progress are closed as they go idle.
+ * A connection is never closed under a request its client may be sending (a reset leaves the client
+ * unable to tell whether its request was read; ChirpStack does not retry). While draining, every open
+ * connection is still read, each answer says `Connection: close` and its connection closes after it, so
+ * a keep-alive client sends its next request on a new connection, which is refused. A connection that
+ * stays idle is closed by the server's keep-alive timeout, which its `Keep-Alive: timeout=5` header
+ * announced to the client (docs/interface.md#operations-endpoints).
  */
 @Injectable()
 export class HttpServerDrainService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,12 +39,10 @@ export class HttpServerDrainService implements OnApplicationBootstrap, BeforeApp
     for (const response of this.inProgress) if (!response.headersSent) response.setHeader('Connection', 'close');
     const server = this.server();
     if (!server?.listening) return;
-    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-    try {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    } finally {
-      clearInterval(sweep);
-    }
+    // net.Server's close: stop listening, call back once every connection has ended. http.Server's own
+    // close() first closes each connection with no request in progress, and a request arriving on one
+    // that moment meets a reset. Nest's later close() of the HTTP server stops its timeout checks.
+    await new Promise<void>((resolve) => Reflect.apply(NetServer.prototype.close, server, [() => resolve()]));
   }
 
   private server(): Server | undefined {
