@@ -11,6 +11,11 @@ export interface DatabaseOutage {
   /** Points DATABASE_URL at a database this outage controls; call before the application is built. */
   prepare(): Promise<void>;
   begin(): Promise<void>;
+  /**
+   * Begins the outage as the application sends a statement holding `marker` for the `occurrence`-th
+   * time, before the server sees it (MySQL only: a file lock cannot fall between two reads).
+   */
+  beginBefore(marker: string, occurrence: number): void;
   end(): Promise<void>;
   /** Disposes of the outage and puts DATABASE_URL back. */
   dispose(): Promise<void>;
@@ -39,6 +44,7 @@ function proxyOutage(originalUrl: string, kind: 'cut' | 'stall'): DatabaseOutage
       process.env.DATABASE_URL = url.toString();
     },
     begin: async () => (kind === 'cut' ? proxy.cut() : proxy.stall()),
+    beginBefore: (marker, occurrence) => proxy.cutBefore(marker, occurrence),
     end: async () => void (kind === 'cut' ? await proxy.start() : proxy.resume()),
     async dispose() {
       await proxy.stop();
@@ -61,6 +67,9 @@ function lockOutage(originalUrl: string): DatabaseOutage {
     async begin() {
       blocker = await new DataSource({ type: 'better-sqlite3', database: path }).initialize();
       await blocker.query('BEGIN EXCLUSIVE');
+    },
+    beginBefore() {
+      throw new Error('An outage before a given statement needs the MySQL proxy.');
     },
     async end() {
       await blocker?.query('ROLLBACK');

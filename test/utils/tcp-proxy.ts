@@ -23,14 +23,20 @@ export class TcpProxy {
   private port = 0;
   private stalled = false;
   private holdAfter?: Buffer;
+  private cutAt?: { marker: Buffer; left: number };
 
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
   ) {}
 
-  /** Starts listening (on a free port the first time, on the same port after a cut) and returns the port. */
+  /**
+   * Starts listening (on a free port the first time, on the same port after a cut) and returns the port;
+   * a cut still waiting for its statement is called off.
+   */
   async start(): Promise<number> {
+    this.cutAt = undefined;
+    if (this.server) return this.port;
     const server = createServer((client) => this.relay(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -65,6 +71,15 @@ export class TcpProxy {
     this.holdAfter = Buffer.from(marker);
   }
 
+  /**
+   * Relays as usual until the application sends `marker` for the `occurrence`-th time (counted from
+   * this call): that statement is not delivered, and the proxy cuts as `cut()` does. A fault placed
+   * between two statements of one request, such as the chunks of a streamed answer, whatever the pace.
+   */
+  cutBefore(marker: string, occurrence: number): void {
+    this.cutAt = { marker: Buffer.from(marker), left: occurrence };
+  }
+
   /** Delivers what was held back, in order, and relays as usual again. */
   resume(): void {
     this.stalled = false;
@@ -90,6 +105,11 @@ export class TcpProxy {
     for (const pipe of pipes) {
       this.pipes.add(pipe);
       pipe.from.on('data', (chunk: Buffer) => {
+        if (pipe === request && this.cutAt && chunk.includes(this.cutAt.marker) && --this.cutAt.left === 0) {
+          this.cutAt = undefined;
+          void this.cut();
+          return;
+        }
         if (this.stalled || pipe.holding) pipe.held.push(chunk);
         else pipe.to.write(chunk);
         if (pipe === request && this.holdAfter && chunk.includes(this.holdAfter)) answer!.holding = true;
