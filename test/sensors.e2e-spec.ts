@@ -23,6 +23,7 @@ interface SensorJson {
   last_event: string;
   last_status: string | null;
   last_battery_voltage: string | null;
+  last_battery_time: string | null;
 }
 
 /**
@@ -74,6 +75,7 @@ describe('GET /api-sensor/sensors', () => {
       last_event: 'Heartbeat',
       last_status: null,
       last_battery_voltage: '3.6',
+      last_battery_time: '2026-01-01T10:00:00+13:00',
       last_counter: null,
       last_tilt_sensor: null,
     });
@@ -85,6 +87,17 @@ describe('GET /api-sensor/sensors', () => {
 
     await report(testApp.app, owner.accessToken, { timeout: HOUR });
     expect(await sensor()).toMatchObject({ state: 'ok', report_count: 2, first_received: received, last_received: iso(0) });
+  });
+
+  it('keeps the last known battery voltage and when it was reported through records that carry none', async () => {
+    await report(testApp.app, owner.accessToken, { time: '2026-01-01T10:00:00+13:00', voltage: 3.4 });
+    await report(testApp.app, owner.accessToken, { time: '2026-01-01T11:00:00+13:00' });
+
+    expect(await sensor()).toMatchObject({
+      last_device_time: '2026-01-01T11:00:00+13:00',
+      last_battery_voltage: '3.4',
+      last_battery_time: '2026-01-01T10:00:00+13:00',
+    });
   });
 
   it('counts a heartbeat period of -1 as no_heartbeat and 0 as expired, whatever the clock says', async () => {
@@ -282,6 +295,7 @@ describe('GET /api-sensor/sensors', () => {
       'last_event',
       'last_status',
       'last_battery_voltage',
+      'last_battery_time',
       'last_counter',
       'last_tilt_sensor',
     ]);

@@ -7,8 +7,8 @@ import { runInTransaction } from '../database/run-in-transaction.js';
 import { isWriteConflict } from '../database/write-conflict.js';
 import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
-import { sensorChanges } from './sensor-changes.js';
-import { SensorUpsert } from './sensor-upsert.js';
+import { SensorProjection } from '../sensor/projection/sensor-projection.js';
+import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
 export interface WriterLimits {
@@ -56,15 +56,19 @@ export class SensorRecordWriter {
   private readonly queue: PendingUnit[] = [];
   private batchesInFlight = 0;
   private readonly insert: SensorRecordInsert;
-  private readonly sensors: SensorUpsert;
+  private readonly sensors: SensorProjection;
 
-  /** `dataSource` must be initialised (the INSERT is built from its entity metadata). */
+  /**
+   * `dataSource` must be initialised (the INSERT is built from its entity metadata). `transitions`,
+   * when given, is handed what each batch changed in its sensors, inside the batch's transaction.
+   */
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
+    private readonly transitions?: SensorTransitionSink,
   ) {
     this.insert = new SensorRecordInsert(dataSource);
-    this.sensors = new SensorUpsert(dataSource);
+    this.sensors = new SensorProjection(dataSource);
   }
 
   /** Resolves with the row's nid once it is committed, with `vid` = `nid`. */
@@ -137,19 +141,25 @@ export class SensorRecordWriter {
   }
 
   /** Inserts the units' rows and updates their sensors in one transaction; the nids, in the rows' order, once committed. */
-  private commit(batch: PendingUnit[]): Promise<number[]> {
+  private async commit(batch: PendingUnit[]): Promise<number[]> {
     const rows = batch.flatMap((unit) => unit.rows);
     const deadline = Math.min(...batch.map((unit) => unit.deadline));
     const mysql = this.dataSource.options.type === 'mysql';
-    return withDatabaseDeadline(deadline, () =>
+    let transitions: SensorTransition[] = [];
+    const nids = await withDatabaseDeadline(deadline, () =>
       runInTransaction(this.dataSource, async (manager) => {
         for (const statement of this.insert.statements(rows)) await manager.query(...statement);
         // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
         // promise consecutive ids within one multi-row INSERT.
         const nids = await nidsByUuid(manager, rows);
         await setRevisionIds(manager, nids);
-        // The records' sensors, in the same transaction (docs/interface.md#sensors).
-        await this.sensors.apply(manager, sensorChanges(rows, nids));
+        // The records' sensors, and what follows from their changes, in the same transaction
+        // (docs/interface.md#sensors): a record is never stored without them, nor they without it.
+        transitions = await this.sensors.apply(
+          manager,
+          rows.map((row, index) => ({ ...row, nid: nids[index]! })),
+        );
+        if (this.transitions && transitions.length > 0) await this.transitions.record(manager, transitions);
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
         if (databaseTimeLeft() < MIN_TIME_FOR_COMMIT_MS) throw new DatabaseTimeoutError('the COMMIT');
         return nids;
@@ -159,6 +169,8 @@ export class SensorRecordWriter {
         throw mysql && isFailedCommit(error) ? new CommitUnconfirmedError(error) : error;
       }),
     );
+    if (transitions.length > 0) this.transitions?.committed(transitions);
+    return nids;
   }
 }
 

@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { withDatabaseBudget } from '../database/database-deadline.js';
 import { MetricsService, type SensorCounts } from '../metrics/metrics.service.js';
 import { SensorEntity } from './sensor.entity.js';
-import { overdueCutoff } from './sensor-state.js';
+import { overdueCutoff, stateCondition } from './sensor-state.js';
 
 interface CountRow {
   ok: number | string;
@@ -95,13 +95,13 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
     const cutoff = overdueCutoff(now, this.config.sensors.heartbeatGraceSeconds);
     const row = await this.dataSource
       .createQueryBuilder()
-      .select('COUNT(CASE WHEN s.heartbeat_due >= :cutoff THEN 1 END)', 'ok')
-      .addSelect('COUNT(CASE WHEN s.heartbeat_due < :cutoff THEN 1 END)', 'overdue')
-      .addSelect('COUNT(CASE WHEN s.heartbeat_period < 0 THEN 1 END)', 'no_heartbeat')
-      .addSelect('COUNT(CASE WHEN s.heartbeat_period = 0 THEN 1 END)', 'expired')
+      .select(`COUNT(CASE WHEN ${stateCondition('ok', 's')} THEN 1 END)`, 'ok')
+      .addSelect(`COUNT(CASE WHEN ${stateCondition('overdue', 's')} THEN 1 END)`, 'overdue')
+      .addSelect(`COUNT(CASE WHEN ${stateCondition('no_heartbeat', 's')} THEN 1 END)`, 'no_heartbeat')
+      .addSelect(`COUNT(CASE WHEN ${stateCondition('expired', 's')} THEN 1 END)`, 'expired')
       .addSelect('COUNT(CASE WHEN s.sprung = 1 THEN 1 END)', 'sprung')
       .addSelect('MIN(s.heartbeat_due)', 'oldest_due')
-      .addSelect('MIN(CASE WHEN s.heartbeat_due >= :cutoff THEN s.heartbeat_due END)', 'next_due')
+      .addSelect(`MIN(CASE WHEN ${stateCondition('ok', 's')} THEN s.heartbeat_due END)`, 'next_due')
       .from(SensorEntity, 's')
       .setParameters({ cutoff })
       .getRawOne<CountRow>();

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * One device of one owner and its latest state (table `sensor`), derived from its records: written by
- * the record writer in each record's transaction (`sensor-record/sensor-upsert.ts`), read here.
+ * the record writer in each record's transaction (`projection/sensor-projection.ts`), read here.
  * Instants are UTC; "last" means the latest device time, then the highest nid.
  */
 @Entity({ name: 'sensor' })
@@ -40,6 +40,13 @@ export class SensorEntity {
   @Column({ type: 'decimal', name: 'last_battery_voltage', precision: 10, scale: 3, nullable: true })
   lastBatteryVoltage!: string | number | null;
 
+  /** Device time of the latest record that carried a battery voltage. */
+  @Column({ type: 'datetime', name: 'last_battery_time', nullable: true })
+  lastBatteryTime!: Date | null;
+
+  @Column({ type: 'int', name: 'last_battery_nid', nullable: true })
+  lastBatteryNid!: number | null;
+
   @Column({ type: 'int', name: 'last_counter', nullable: true })
   lastCounter!: number | null;
 
@@ -62,4 +69,8 @@ export class SensorEntity {
 
   @Column({ type: 'int', name: 'trap_status_nid', nullable: true })
   trapStatusNid!: number | null;
+
+  /** When the sensor was found silent (overdue) and `silent` raised; cleared by its next record in order. */
+  @Column({ type: 'datetime', name: 'silent_since', nullable: true })
+  silentSince!: Date | null;
 }

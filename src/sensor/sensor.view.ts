@@ -19,6 +19,7 @@ export interface SensorView {
   last_event: string;
   last_status: string | null;
   last_battery_voltage: string | null;
+  last_battery_time: string | null;
   last_counter: number | null;
   last_tilt_sensor: string | null;
 }
@@ -38,6 +39,7 @@ export const SENSOR_VIEW_MEMBERS: ReadonlyArray<keyof SensorView> = [
   'last_event',
   'last_status',
   'last_battery_voltage',
+  'last_battery_time',
   'last_counter',
   'last_tilt_sensor',
 ];
@@ -59,6 +61,7 @@ export function toSensorView(sensor: SensorEntity, overdueCutoff: Date, siteTime
     last_event: sensor.lastEvent,
     last_status: sensor.lastStatus,
     last_battery_voltage: shortestDecimal(sensor.lastBatteryVoltage),
+    last_battery_time: sensor.lastBatteryTime && formatSiteDate(sensor.lastBatteryTime, siteTimezone),
     last_counter: sensor.lastCounter,
     last_tilt_sensor: sensor.lastTiltSensor,
   };

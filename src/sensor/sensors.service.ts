@@ -8,7 +8,7 @@ import type { SensorRecordModel } from '../serialization/sensor-record.model.js'
 import { SensorRecordService } from '../sensor-record/sensor-record.service.js';
 import type { ListSensorsQueryDto } from './dto/list-sensors-query.dto.js';
 import { SensorEntity } from './sensor.entity.js';
-import { overdueCutoff } from './sensor-state.js';
+import { overdueCutoff, stateCondition } from './sensor-state.js';
 import { toSensorView, type SensorView } from './sensor.view.js';
 
 /** Rows read at a time for a streamed list; each chunk has a database deadline of its own. */
@@ -69,20 +69,7 @@ export class SensorsService {
 
   private select(uid: number, query: ListSensorsQueryDto, cutoff: Date, after: string | undefined): SelectQueryBuilder<SensorEntity> {
     const select = this.sensors.createQueryBuilder('sensor').where('sensor.uid = :uid', { uid });
-    switch (query.state) {
-      case 'ok':
-        select.andWhere('sensor.heartbeatDue >= :cutoff', { cutoff });
-        break;
-      case 'overdue':
-        select.andWhere('sensor.heartbeatDue < :cutoff', { cutoff });
-        break;
-      case 'no_heartbeat':
-        select.andWhere('sensor.heartbeatPeriod < 0');
-        break;
-      case 'expired':
-        select.andWhere('sensor.heartbeatPeriod = 0');
-        break;
-    }
+    if (query.state !== undefined) select.andWhere(stateCondition(query.state, 'sensor'), { cutoff });
     if (query.sprung !== undefined) select.andWhere('sensor.sprung = :sprung', { sprung: query.sprung });
     if (after !== undefined) select.andWhere('sensor.devId > :after', { after });
     return select.orderBy('sensor.devId', 'ASC');

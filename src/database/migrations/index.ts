@@ -8,6 +8,7 @@ import { ExactDeviceIds1764100000000 } from './1764100000000-ExactDeviceIds.js';
 import { PublicClients1764350000000 } from './1764350000000-PublicClients.js';
 import { DropMigrationsLockTable1764400000000 } from './1764400000000-DropMigrationsLockTable.js';
 import { CreateSigningKeys1764400100000 } from './1764400100000-CreateSigningKeys.js';
+import { SensorBatteryAndSilence1764500000000 } from './1764500000000-SensorBatteryAndSilence.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
@@ -20,4 +21,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   PublicClients1764350000000,
   DropMigrationsLockTable1764400000000,
   CreateSigningKeys1764400100000,
+  SensorBatteryAndSilence1764500000000,
 ];

@@ -1,0 +1,154 @@
+import { sensorRecordRowStub } from '../../../test/fixtures/sensor-record-row.stub.js';
+import type { SensorEntity } from '../sensor.entity.js';
+import { applyRecord, type ProjectedRecord, trapStatusOf } from './sensor-step.js';
+
+const at = (iso: string) => new Date(iso);
+let nextNid = 1;
+const record = (changes: Partial<ProjectedRecord>): ProjectedRecord => ({
+  ...sensorRecordRowStub,
+  fieldEvent: 'Heartbeat',
+  fieldStatus: null,
+  fieldTiltSensor: null,
+  fieldBatteryVoltage: null,
+  fieldData: null,
+  nid: nextNid++,
+  ...changes,
+});
+
+/** The row and the kinds of transition after each record in turn. */
+function apply(...records: ProjectedRecord[]): { sensor: SensorEntity; kinds: string[][] } {
+  let sensor: SensorEntity | null = null;
+  const kinds: string[][] = [];
+  for (const next of records) {
+    const step = applyRecord(sensor, next);
+    sensor = step.sensor;
+    kinds.push(step.transitions.map((transition) => transition.kind));
+  }
+  return { sensor: sensor!, kinds };
+}
+
+describe(applyRecord.name, () => {
+  it('takes the last by device time, then nid, and the earliest and latest of the rest', () => {
+    const { sensor } = apply(
+      record({ nid: 7, fieldDate: at('2026-01-02T00:00:00Z'), created: at('2026-02-01T00:00:03Z'), fieldTimeout: 60 }),
+      record({
+        nid: 9,
+        fieldDate: at('2026-01-03T00:00:00Z'),
+        created: at('2026-02-01T00:00:01Z'),
+        fieldEvent: 'Vibration',
+        fieldTimeout: 120,
+      }),
+      record({
+        nid: 8,
+        fieldDate: at('2026-01-03T00:00:00Z'),
+        created: at('2026-02-01T00:00:02Z'),
+        fieldEvent: 'Baitlevel',
+        fieldTimeout: 180,
+      }),
+      record({ nid: 6, fieldDate: at('2026-01-01T00:00:00Z'), created: at('2026-02-01T00:00:04Z'), fieldEvent: 'Set', fieldTimeout: -1 }),
+    );
+
+    expect(sensor).toMatchObject({
+      reportCount: 4,
+      firstReceived: at('2026-02-01T00:00:01Z'),
+      lastReceived: at('2026-02-01T00:00:04Z'),
+      firstDeviceTime: at('2026-01-01T00:00:00Z'),
+      lastDeviceTime: at('2026-01-03T00:00:00Z'),
+      lastNid: 9,
+      lastEvent: 'Vibration',
+      heartbeatPeriod: 120,
+      heartbeatDue: at('2026-02-01T00:02:04Z'),
+    });
+  });
+
+  it('keeps the latest report that said Sprung or Set', () => {
+    const { sensor } = apply(
+      record({ nid: 1, fieldDate: at('2026-01-02T00:00:00Z'), fieldEvent: 'Set' }),
+      record({ nid: 2, fieldDate: at('2026-01-01T00:00:00Z'), fieldEvent: 'Sprung', fieldStatus: 'Sprung' }),
+      record({ nid: 3, fieldDate: at('2026-01-03T00:00:00Z') }),
+    );
+
+    expect(sensor).toMatchObject({ sprung: false, trapStatusTime: at('2026-01-02T00:00:00Z'), trapStatusNid: 1 });
+  });
+
+  it('keeps the last known battery voltage and when it was reported', () => {
+    const { sensor } = apply(
+      record({ fieldDate: at('2026-01-01T00:00:00Z'), fieldBatteryVoltage: '3.600' }),
+      record({ nid: 50, fieldDate: at('2026-01-02T00:00:00Z'), fieldBatteryVoltage: '3.500' }),
+      record({ fieldDate: at('2026-01-03T00:00:00Z') }),
+      // Late, carrying a voltage older than the known one.
+      record({ fieldDate: at('2026-01-01T12:00:00Z'), fieldBatteryVoltage: '3.700' }),
+    );
+
+    expect(sensor).toMatchObject({ lastBatteryVoltage: '3.500', lastBatteryTime: at('2026-01-02T00:00:00Z'), lastBatteryNid: 50 });
+  });
+
+  it('raises sprung once, reset with the time it was sprung, and nothing for a repeated Sprung', () => {
+    const { kinds } = apply(
+      record({ fieldDate: at('2026-01-01T00:00:00Z') }),
+      record({ fieldDate: at('2026-01-01T01:00:00Z'), fieldEvent: 'Sprung', fieldStatus: 'Sprung' }),
+      record({ fieldDate: at('2026-01-01T02:00:00Z'), fieldEvent: 'Sprung', fieldStatus: 'Sprung' }),
+      record({ fieldDate: at('2026-01-01T03:00:00Z'), fieldEvent: 'Set', fieldStatus: 'Set' }),
+    );
+
+    expect(kinds).toEqual([[], ['sprung'], [], ['reset']]);
+    const before = apply(record({ fieldDate: at('2026-01-01T01:00:00Z'), fieldEvent: 'Sprung' })).sensor;
+    const reset = applyRecord(before, record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set' })).transitions[0];
+    expect(reset).toMatchObject({ kind: 'reset', sprungAt: at('2026-01-01T01:00:00Z') });
+  });
+
+  it('raises nothing for a late record, whatever it says', () => {
+    const { kinds, sensor } = apply(
+      record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set' }),
+      record({
+        fieldDate: at('2026-01-01T04:00:00Z'),
+        fieldEvent: 'Baitlevel',
+        fieldData: 1,
+        fieldTiltSensor: 'True',
+        fieldBatteryVoltage: 2,
+      }),
+    );
+
+    expect(kinds).toEqual([[], []]);
+    expect(sensor.reportCount).toBe(2);
+  });
+
+  it('raises tilted when the tilt sensor turns True or Fail, back after silent, battery and bait with their values', () => {
+    const silent = {
+      ...apply(record({ fieldDate: at('2026-01-01T00:00:00Z'), fieldTiltSensor: 'False' })).sensor,
+      silentSince: at('2026-01-02T00:00:00Z'),
+    };
+
+    const step = applyRecord(
+      silent,
+      record({
+        fieldDate: at('2026-01-03T00:00:00Z'),
+        fieldTiltSensor: 'Fail',
+        fieldEvent: 'Baitlevel',
+        fieldData: '12.5',
+        fieldBatteryVoltage: '3.1',
+      }),
+    );
+
+    expect(step.transitions.map(({ kind, value }) => [kind, value])).toEqual([
+      ['back', undefined],
+      ['tilted', undefined],
+      ['battery', 3.1],
+      ['bait', 12.5],
+    ]);
+    expect(step.sensor.silentSince).toBeNull();
+  });
+});
+
+describe(trapStatusOf.name, () => {
+  it.each([
+    ['Sprung', 'Set', 'Set'],
+    ['Heartbeat', 'Sprung', 'Sprung'],
+    ['Sprung', null, 'Sprung'],
+    ['Sprung', 'Baitlevel', 'Sprung'],
+    ['Heartbeat', 'Baitlevel', null],
+    ['Vibration', null, null],
+  ])('reads event %s with status %s as %s', (fieldEvent, fieldStatus, expected) => {
+    expect(trapStatusOf({ fieldEvent, fieldStatus })).toBe(expected);
+  });
+});

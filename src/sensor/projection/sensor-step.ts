@@ -1,0 +1,126 @@
+import type { NewSensorRecordRow } from '../../sensor-record/new-sensor-record.row.js';
+import type { SensorEntity } from '../sensor.entity.js';
+import { isLater, type RecordOrder } from './record-order.js';
+import type { SensorTransition } from './sensor-transition.js';
+
+/** What a trap says about itself: Sprung or Set, or nothing (docs/interface.md#sensor-state). */
+export type TrapStatus = 'Sprung' | 'Set';
+
+/** A stored record as the sensor's row sees it: its columns and its nid. */
+export type ProjectedRecord = Pick<
+  NewSensorRecordRow,
+  | 'uid'
+  | 'devId'
+  | 'created'
+  | 'fieldDate'
+  | 'fieldEvent'
+  | 'fieldStatus'
+  | 'fieldBatteryVoltage'
+  | 'fieldCounter'
+  | 'fieldTiltSensor'
+  | 'fieldTimeout'
+  | 'fieldData'
+> & { nid: number };
+
+/** field_status when it says Sprung or Set, otherwise field_event when that does. */
+export function trapStatusOf(record: Pick<NewSensorRecordRow, 'fieldStatus' | 'fieldEvent'>): TrapStatus | null {
+  for (const said of [record.fieldStatus, record.fieldEvent]) if (said === 'Sprung' || said === 'Set') return said;
+  return null;
+}
+
+/** A tilt sensor that reports the trap knocked over, or itself broken. */
+export function isTilted(tiltSensor: string | null | undefined): boolean {
+  return tiltSensor === 'True' || tiltSensor === 'Fail';
+}
+
+const orderOf = (record: ProjectedRecord): RecordOrder => ({ deviceTime: record.fieldDate, nid: record.nid });
+
+/**
+ * The one rule of a sensor's row (docs/interface.md#sensors): the row after one more record, and what
+ * that record changed. "Last" is the latest device time, then the highest nid; a late record (not
+ * after the last) still counts and still shows the device alive, but changes none of the last
+ * record's values and raises nothing.
+ */
+export function applyRecord(
+  before: SensorEntity | null,
+  record: ProjectedRecord,
+): { sensor: SensorEntity; transitions: SensorTransition[] } {
+  const order = orderOf(record);
+  const later = before === null || isLater(order, { deviceTime: before.lastDeviceTime, nid: before.lastNid });
+  const sensor: SensorEntity = before
+    ? { ...before }
+    : {
+        uid: record.uid,
+        devId: record.devId,
+        reportCount: 0,
+        firstReceived: record.created,
+        lastReceived: record.created,
+        firstDeviceTime: record.fieldDate,
+        lastDeviceTime: record.fieldDate,
+        lastNid: record.nid,
+        lastEvent: record.fieldEvent,
+        lastStatus: null,
+        lastBatteryVoltage: null,
+        lastBatteryTime: null,
+        lastBatteryNid: null,
+        lastCounter: null,
+        lastTiltSensor: null,
+        heartbeatPeriod: record.fieldTimeout,
+        heartbeatDue: null,
+        sprung: false,
+        trapStatusTime: null,
+        trapStatusNid: null,
+        silentSince: null,
+      };
+  sensor.reportCount++;
+  if (record.created < sensor.firstReceived) sensor.firstReceived = record.created;
+  if (record.created > sensor.lastReceived) sensor.lastReceived = record.created;
+  if (record.fieldDate < sensor.firstDeviceTime) sensor.firstDeviceTime = record.fieldDate;
+  if (later) {
+    Object.assign(sensor, {
+      lastDeviceTime: record.fieldDate,
+      lastNid: record.nid,
+      lastEvent: record.fieldEvent,
+      lastStatus: record.fieldStatus,
+      lastCounter: record.fieldCounter,
+      lastTiltSensor: record.fieldTiltSensor,
+      heartbeatPeriod: record.fieldTimeout,
+      silentSince: null,
+    });
+  }
+  sensor.heartbeatDue = sensor.heartbeatPeriod > 0 ? new Date(sensor.lastReceived.getTime() + sensor.heartbeatPeriod * 1000) : null;
+  // The last known voltage: of the latest record that carried one.
+  const batteryKnown = sensor.lastBatteryTime !== null && sensor.lastBatteryNid !== null;
+  if (
+    record.fieldBatteryVoltage !== null &&
+    (!batteryKnown || isLater(order, { deviceTime: sensor.lastBatteryTime!, nid: sensor.lastBatteryNid! }))
+  ) {
+    Object.assign(sensor, {
+      lastBatteryVoltage: record.fieldBatteryVoltage,
+      lastBatteryTime: record.fieldDate,
+      lastBatteryNid: record.nid,
+    });
+  }
+  const status = trapStatusOf(record);
+  const trapKnown = sensor.trapStatusTime !== null && sensor.trapStatusNid !== null;
+  if (status && (!trapKnown || isLater(order, { deviceTime: sensor.trapStatusTime!, nid: sensor.trapStatusNid! }))) {
+    Object.assign(sensor, { sprung: status === 'Sprung', trapStatusTime: record.fieldDate, trapStatusNid: record.nid });
+  }
+  return { sensor, transitions: later ? transitions(before, sensor, record) : [] };
+}
+
+function transitions(before: SensorEntity | null, after: SensorEntity, record: ProjectedRecord): SensorTransition[] {
+  const happened: SensorTransition[] = [];
+  const raise = (kind: SensorTransition['kind'], more: Partial<SensorTransition> = {}) =>
+    happened.push({ kind, sensor: after, nid: record.nid, at: record.fieldDate, ...more });
+  const wasSprung = Boolean(before?.sprung);
+  if (!wasSprung && after.sprung) raise('sprung');
+  if (wasSprung && !after.sprung) raise('reset', { sprungAt: before!.trapStatusTime });
+  if (before?.silentSince) raise('back');
+  if (isTilted(after.lastTiltSensor) && !isTilted(before?.lastTiltSensor)) raise('tilted');
+  if (record.fieldBatteryVoltage !== null && after.lastBatteryNid === record.nid) {
+    raise('battery', { value: Number(record.fieldBatteryVoltage) });
+  }
+  if (record.fieldEvent === 'Baitlevel' && record.fieldData !== null) raise('bait', { value: Number(record.fieldData) });
+  return happened;
+}

@@ -1,0 +1,31 @@
+import type { EntityManager } from 'typeorm';
+import type { SensorEntity } from '../sensor.entity.js';
+
+/**
+ * What can happen to a sensor (docs/interface.md#sensor-transitions): each computed in one place, the
+ * record's step (sensor-step.ts) or the silence check (silent-sensors.ts), and handed on to whatever
+ * follows the sensor's changes (the alerts).
+ */
+export const SENSOR_TRANSITIONS = ['sprung', 'reset', 'silent', 'back', 'battery', 'tilted', 'bait'] as const;
+
+export type SensorTransitionKind = (typeof SENSOR_TRANSITIONS)[number];
+
+export interface SensorTransition {
+  kind: SensorTransitionKind;
+  /** The sensor's row after the change. */
+  sensor: SensorEntity;
+  /** The record that caused it; null for `silent`, which the clock causes. */
+  nid: number | null;
+  /** The record's device time, or for `silent` when the silence was noticed. */
+  at: Date;
+  /** For `reset`: the device time of the report that sprung the trap. */
+  sprungAt?: Date | null;
+  /** For `battery`: the new last known voltage; for `bait`: the reported bait level. */
+  value?: number;
+}
+
+/** Handed the transitions of each batch of records in its transaction, and told once it committed. */
+export interface SensorTransitionSink {
+  record(manager: EntityManager, transitions: SensorTransition[]): Promise<void>;
+  committed(transitions: SensorTransition[]): void;
+}
