@@ -84,6 +84,55 @@ describe('Prometheus metrics, configured away', () => {
     await testApp.close();
   });
 
+  it('listens on the loopback address only when METRICS_PORT is set without METRICS_HOST', async () => {
+    const port = await freePort();
+    process.env.METRICS_PORT = String(port);
+    const testApp = await createTestApp();
+
+    // 127.0.0.2 is the loopback interface too, but not the address 127.0.0.1 the port is bound to.
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    await expect(fetch(`http://127.0.0.2:${port}/metrics`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+    await testApp.close();
+  });
+
+  it('listens on the address METRICS_HOST names', async () => {
+    const port = await freePort();
+    process.env.METRICS_PORT = String(port);
+    process.env.METRICS_HOST = '127.0.0.2';
+    const testApp = await createTestApp();
+
+    expect((await fetch(`http://127.0.0.2:${port}/metrics`)).status).toBe(200);
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+    await testApp.close();
+  });
+
+  it.each([
+    ['on the service port', () => undefined],
+    ['on METRICS_PORT', async () => (process.env.METRICS_PORT = String(await freePort()))],
+  ])('asks for the bearer token METRICS_TOKEN names, %s', async (_where, configure) => {
+    process.env.METRICS_TOKEN = 'scrape-secret-0123456789';
+    await configure();
+    const testApp = await createTestApp();
+    await testApp.app.listen(0, '127.0.0.1');
+    const port = process.env.METRICS_PORT ?? String((testApp.app.getHttpServer().address() as { port: number }).port);
+    const scrape = (authorization?: string) =>
+      fetch(`http://127.0.0.1:${port}/metrics`, { headers: authorization ? { Authorization: authorization } : {} });
+
+    for (const authorization of [undefined, 'Bearer wrong-secret-0123456789', 'Basic c2NyYXBlLXNlY3JldC0wMTIzNDU2Nzg5']) {
+      const refused = await scrape(authorization);
+      expect([authorization, refused.status, refused.headers.get('www-authenticate'), await refused.json()]).toEqual([
+        authorization,
+        401,
+        'Bearer realm="metrics"',
+        { message: 'The metrics need the bearer token METRICS_TOKEN names: Authorization: Bearer <METRICS_TOKEN>.' },
+      ]);
+    }
+    const allowed = await scrape('Bearer scrape-secret-0123456789');
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('# TYPE http_requests_total counter');
+    await testApp.close();
+  });
+
   it('moves to a port of its own when METRICS_PORT is set', async () => {
     const port = await freePort();
     process.env.METRICS_PORT = String(port);

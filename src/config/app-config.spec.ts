@@ -43,6 +43,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('binds a metrics port of its own to the loopback address unless METRICS_HOST names another', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: true });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ enabled: true, port: 9464, host: '10.0.0.5' });
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-secret-0123456789' }).metrics).toEqual({ enabled: true, token: 'scrape-secret-0123456789' });
+  });
+
+  it('refuses METRICS_HOST without METRICS_PORT: metrics on the service port listen where the service does', () => {
+    expect(() => loadConfig({ METRICS_HOST: '0.0.0.0' })).toThrow(
+      "Invalid configuration: METRICS_HOST needs METRICS_PORT (metrics on the service's own port are served wherever the service listens)",
+    );
+  });
+
   it('names the variable, every rule it breaks and the value as given', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(
       'Invalid configuration: PORT must be an integer number; PORT must not be less than 0; PORT must not be greater than 65535 (got "eighty")',
@@ -64,6 +77,9 @@ describe('loadConfig', () => {
     ['DB_REQUEST_TIMEOUT_MS', '5s', /DB_REQUEST_TIMEOUT_MS/],
     ['REQUEST_BODY_TIMEOUT_MS', '50', /REQUEST_BODY_TIMEOUT_MS/],
     ['REQUEST_BODY_TIMEOUT_MS', '300001', /REQUEST_BODY_TIMEOUT_MS/],
+    ['METRICS_HOST', 'metrics host', /METRICS_HOST/],
+    ['METRICS_TOKEN', 'short', /METRICS_TOKEN/],
+    ['METRICS_TOKEN', 'has a space in it somewhere', /METRICS_TOKEN/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);

@@ -37,8 +37,11 @@ export interface AppConfig {
   batchesInFlight: number;
   trustProxy?: string;
   logLevel: string;
-  /** Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own. */
-  metrics: { enabled: boolean; port?: number };
+  /**
+   * Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own bound
+   * to `host`; behind a bearer token when `token` is set.
+   */
+  metrics: { enabled: boolean; port?: number; host?: string; token?: string };
   /**
    * Sensors (docs/interface.md#sensor-state): seconds a report may come after its heartbeat period
    * before the sensor counts as overdue, and seconds between two counts of sensors per state.
@@ -82,10 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     batchesInFlight: vars.BATCHES_IN_FLIGHT,
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
-    metrics: { enabled: vars.METRICS_ENABLED, port: vars.METRICS_PORT },
+    metrics: metricsConfig(vars),
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
     fleetPage: { clientId: vars.FLEET_PAGE_CLIENT_ID },
   };
+}
+
+function metricsConfig(vars: EnvironmentVariables): AppConfig['metrics'] {
+  const { METRICS_ENABLED: enabled, METRICS_PORT: port, METRICS_HOST: host, METRICS_TOKEN: token } = vars;
+  if (host !== undefined && port === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: METRICS_HOST needs METRICS_PORT (metrics on the service's own port are served wherever the service listens)",
+    );
+  }
+  return { enabled, ...(port !== undefined && { port, host: host ?? '127.0.0.1' }), ...(token !== undefined && { token }) };
 }
 
 function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {

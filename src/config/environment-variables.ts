@@ -146,6 +146,19 @@ export class EnvironmentVariables {
   @Max(65535)
   METRICS_PORT?: number;
 
+  // With METRICS_PORT: the address it is bound to (loadConfig: the loopback address when unset), since
+  // the metrics count every user's sensors and integrations.
+  @IsOptional()
+  @Matches(/^[\w.:%-]+$/, { message: 'METRICS_HOST must be an IP address or a host name' })
+  METRICS_HOST?: string;
+
+  // The scrape's bearer token (Prometheus's `authorization` setting), the characters RFC 6750 §2.1 allows.
+  @IsOptional()
+  @Matches(/^[\w.~+/-]{16,}=*$/, {
+    message: 'METRICS_TOKEN must be at least 16 characters of A-Z, a-z, 0-9 and - . _ ~ + / (a bearer token)',
+  })
+  METRICS_TOKEN?: string;
+
   // A day: longer than any network server's retries, shorter than the 2147483647 s a heartbeat may last.
   @Type(() => Number)
   @IsInt()
