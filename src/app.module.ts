@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { HttpServerDrainService } from './common/process/http-server-drain.service.js';
+import { ClockModule } from './common/time/clock.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FleetPageModule } from './fleet-page/fleet-page.module.js';
@@ -17,6 +18,7 @@ import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.
 @Module({
   imports: [
     ConfigModule,
+    ClockModule,
     LoggingModule,
     DatabaseModule,
     MetricsModule,

@@ -1,19 +1,34 @@
-import { jest } from '@jest/globals';
 import request from 'supertest';
 import { AuthHousekeepingService } from '../src/auth/token-endpoint/auth-housekeeping.service.js';
 import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
 import { AccessTokenEntity } from '../src/auth/tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../src/auth/tokens/refresh-token.entity.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
-import { createClient, createUser, obtainTokens, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import {
+  AuthProbeController,
+  createClient,
+  createUser,
+  obtainTokens,
+  PROBE_ANY,
+  TOKEN_PATH,
+  type TestClient,
+  type TestUser,
+} from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
+import { until } from './utils/until.js';
 
 /** The longest flood window (LOGIN_FAILURE_USERNAME_WINDOW's default) and REFRESH_TOKEN_TTL's default, in ms. */
 const LONGEST_FLOOD_WINDOW_MS = 21_600_000;
 const REFRESH_TOKEN_TTL_MS = 1_209_600_000;
+const DAY_MS = 86_400_000;
 
+/**
+ * Pruning (every TOKEN_PRUNE_INTERVAL seconds, here 1) by the one clock tokens are issued and verified
+ * by: the tests move it rather than wait, and whatever it says is still alive stays.
+ */
 describe('Pruning of old tokens and login failures', () => {
+  const saved = { ...process.env };
   const clock = new FakeClock();
   let testApp: TestApp;
   let client: TestClient;
@@ -36,11 +51,14 @@ describe('Pruning of old tokens and login failures', () => {
         password: 'wrong',
       })
       .expect(400);
+  const answers = async (accessToken: string) =>
+    (await request(testApp.app.getHttpServer()).get(PROBE_ANY).set('Authorization', `Bearer ${accessToken}`)).status;
   const count = (entity: typeof AccessTokenEntity | typeof RefreshTokenEntity | typeof LoginFailureEntity) =>
     testApp.dataSource.getRepository(entity).count();
 
   beforeAll(async () => {
-    testApp = await createTestApp({ override: clock.install });
+    process.env.TOKEN_PRUNE_INTERVAL = '1';
+    testApp = await createTestApp({ override: clock.install, controllers: [AuthProbeController] });
   });
 
   beforeEach(async () => {
@@ -49,28 +67,21 @@ describe('Pruning of old tokens and login failures', () => {
     user = await createUser(testApp.app);
   });
 
-  afterEach(() => {
-    jest.restoreAllMocks();
-  });
-
   afterAll(async () => {
     await testApp.close();
+    process.env = { ...saved };
   });
 
-  it('runs from a password grant, drops expired access tokens and old failures, and keeps used refresh tokens so reuse is still caught', async () => {
+  it('runs on its schedule: drops expired access tokens and old failures, and keeps used refresh tokens so reuse is still caught', async () => {
     const first = await obtainTokens(testApp.app, client, user);
     const rotated = (await refresh(first.refresh_token).expect(200)).body;
     await failedGrant();
     clock.advance(LONGEST_FLOOD_WINDOW_MS + 1000);
-
-    // Pruning runs on about one password grant in twenty, drawn with Math.random: this one draws it.
-    jest.spyOn(Math, 'random').mockReturnValue(0);
     const latest = await obtainTokens(testApp.app, client, user);
-    jest.restoreAllMocks();
 
-    expect(await count(LoginFailureEntity)).toBe(0);
     // Only the latest grant's access token is still alive at the clock's time; the two before it expired.
-    expect(await count(AccessTokenEntity)).toBe(1);
+    await until(async () => (await count(AccessTokenEntity)) === 1 && (await count(LoginFailureEntity)) === 0);
+    expect(await answers(latest.access_token)).toBe(200);
     expect(await count(RefreshTokenEntity)).toBe(3);
     expect((await refresh(first.refresh_token).expect(400)).body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
     expect((await refresh(rotated.refresh_token).expect(400)).body).toEqual(oauthErrorStub.invalidRefreshToken('Token has been revoked'));
@@ -100,5 +111,17 @@ describe('Pruning of old tokens and login failures', () => {
     clock.advance(2000);
     await housekeeping.prune();
     expect(await count(RefreshTokenEntity)).toBe(0);
+  });
+
+  it('never deletes a token the clock says is alive, however far the clock has moved', async () => {
+    const before = await obtainTokens(testApp.app, client, user);
+    clock.advance(400 * DAY_MS);
+    const after = await obtainTokens(testApp.app, client, user);
+
+    // The token of 400 days ago is gone at the schedule's next prune; the one issued since stays and is accepted.
+    await until(async () => (await count(AccessTokenEntity)) === 1);
+    expect(await answers(after.access_token)).toBe(200);
+    expect(await answers(before.access_token)).toBe(403);
+    await refresh(after.refresh_token).expect(200);
   });
 });

@@ -86,7 +86,6 @@ describeOn('mysql', 'The read routes while the database goes away and comes back
   });
 
   beforeEach(async () => {
-    clock.reset();
     await testApp.reset();
     const caller = await ingestCaller(testApp.app);
     token = caller.accessToken;

@@ -45,7 +45,6 @@ describe('GET /api-sensor/sensor-records', () => {
   });
 
   beforeEach(async () => {
-    clock.reset();
     await testApp.reset();
     owner = await ingestCaller(testApp.app);
   });

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { SensorGaugesService } from '../src/sensor/sensor-gauges.service.js';
-import { ingestCaller } from './utils/auth-fixtures.js';
+import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { pathOf, read, report, SENSORS_URL } from './utils/read-side.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -40,6 +40,11 @@ describe('GET /api-sensor/sensors', () => {
     return JSON.parse(response.body as string) as { sensors: SensorJson[]; next: string | null };
   };
   const sensor = async (devId = 'trap-1') => (await list()).sensors.find((found) => found.dev_id === devId)!;
+  /** Moves the clock, and the owner to a token of the new time, as a device whose token ran out takes another. */
+  const later = async (milliseconds: number) => {
+    clock.advance(milliseconds);
+    owner = { ...owner, accessToken: (await obtainTokens(testApp.app, owner.client, owner.user)).access_token };
+  };
   const iso = (offsetSeconds: number) => new Date(clock.now() + offsetSeconds * 1000).toISOString().replace('.000Z', '+00:00');
 
   beforeAll(async () => {
@@ -47,7 +52,6 @@ describe('GET /api-sensor/sensors', () => {
   });
 
   beforeEach(async () => {
-    clock.reset();
     await testApp.reset();
     owner = await ingestCaller(testApp.app);
   });
@@ -80,9 +84,9 @@ describe('GET /api-sensor/sensors', () => {
       last_tilt_sensor: null,
     });
 
-    clock.advance((HOUR + GRACE) * 1000);
+    await later((HOUR + GRACE) * 1000);
     expect((await sensor()).state).toBe('ok');
-    clock.advance(1000);
+    await later(1000);
     expect((await sensor()).state).toBe('overdue');
 
     await report(testApp.app, owner.accessToken, { timeout: HOUR });
@@ -103,7 +107,7 @@ describe('GET /api-sensor/sensors', () => {
   it('counts a heartbeat period of -1 as no_heartbeat and 0 as expired, whatever the clock says', async () => {
     await report(testApp.app, owner.accessToken, { dev_id: 'silent', timeout: -1 });
     await report(testApp.app, owner.accessToken, { dev_id: 'spent', timeout: 0 });
-    clock.advance(400 * 24 * HOUR * 1000);
+    await later(400 * 24 * HOUR * 1000);
 
     expect((await list()).sensors.map((found) => [found.dev_id, found.state, found.heartbeat_due])).toEqual([
       ['silent', 'no_heartbeat', null],
@@ -119,7 +123,7 @@ describe('GET /api-sensor/sensors', () => {
       timeout: HOUR,
       voltage: 3.5,
     });
-    clock.advance(2 * HOUR * 1000);
+    await later(2 * HOUR * 1000);
     await report(testApp.app, owner.accessToken, {
       time: '2026-01-01T00:00:00Z',
       event: 'Sprung',
@@ -169,7 +173,7 @@ describe('GET /api-sensor/sensors', () => {
 
   it('filters by state and by sprung, and pages in dev_id order with a next link', async () => {
     await report(testApp.app, owner.accessToken, { dev_id: 'a-overdue', timeout: 60 });
-    clock.advance((60 + GRACE + 1) * 1000);
+    await later((60 + GRACE + 1) * 1000);
     await report(testApp.app, owner.accessToken, { dev_id: 'b-ok-sprung', timeout: HOUR, event: 'Sprung', status: 'Sprung' });
     await report(testApp.app, owner.accessToken, { dev_id: 'c-silent', timeout: -1 });
     await report(testApp.app, owner.accessToken, { dev_id: 'd-spent', timeout: 0, event: 'Sprung' });
@@ -241,7 +245,7 @@ describe('GET /api-sensor/sensors', () => {
 
   it('recounts the gauges by the same rules', async () => {
     await report(testApp.app, owner.accessToken, { dev_id: 'x', timeout: 60 });
-    clock.advance((60 + GRACE + 30) * 1000);
+    await later((60 + GRACE + 30) * 1000);
     await testApp.app.get(SensorGaugesService).refresh();
     const metrics = await read(testApp.app, '/metrics').expect(200);
 

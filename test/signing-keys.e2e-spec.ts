@@ -75,7 +75,6 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
   });
 
   beforeEach(async () => {
-    clock.reset();
     await instances[0]!.app.dataSource.query('DELETE FROM oauth_signing_keys');
     await readKeys();
   });
@@ -94,6 +93,7 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
     const { payload, protectedHeader } = await jwtVerify(token, createRemoteJWKSet(new URL(`http://127.0.0.1:${port}/oauth/jwks`)), {
       issuer: config.baseUrl,
       algorithms: ['RS256'],
+      currentDate: new Date(clock.now()),
     });
 
     expect(response.headers['content-type']).toMatch(/^application\/json/);
@@ -123,10 +123,12 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
     for (const token of [old, fromFirst, fromSecond]) expect(await answers(token)).toEqual([200, 200]);
     // Another service verifies the new key's tokens with the set either instance publishes.
     const published = createLocalJWKSet(await keySet(instances[0]!.server));
-    await expect(jwtVerify(fromSecond, published, { issuer: config.baseUrl })).resolves.toMatchObject({
+    // At the time of the service's clock, which issued them.
+    const at = { issuer: config.baseUrl, currentDate: new Date(clock.now()) };
+    await expect(jwtVerify(fromSecond, published, at)).resolves.toMatchObject({
       protectedHeader: { kid: rotated.kid },
     });
-    await expect(jwtVerify(old, published, { issuer: config.baseUrl })).resolves.toMatchObject({ protectedHeader: { kid: configuredKid } });
+    await expect(jwtVerify(old, published, at)).resolves.toMatchObject({ protectedHeader: { kid: configuredKid } });
   });
 
   it('lists each key with its state: signing, next, verifying, and from when it may be retired', async () => {

@@ -4,7 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
 import { DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
-import { CLOCK, systemClock } from '../common/time/clock.js';
+import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { authEntities } from './auth.entities.js';
 import { BearerAuthGuard } from './bearer/bearer-auth.guard.js';
@@ -29,7 +29,6 @@ import { UsersService } from './users/users.service.js';
   imports: [PassportModule, TypeOrmModule.forFeature(authEntities)],
   controllers: [TokenController, SessionTokenController, JwksController],
   providers: [
-    { provide: CLOCK, useValue: systemClock },
     {
       provide: PasswordHasher,
       inject: [APP_CONFIG],
@@ -44,12 +43,10 @@ import { UsersService } from './users/users.service.js';
     AuthHousekeepingService,
     TokenGrantsService,
     TokenStateService,
-    // On the system clock, as the token's own expiry is: the injected CLOCK moves windows and caches
-    // of the service's own (tests move it), never what a signed token says.
     {
       provide: VerifiedTokenCache,
-      inject: [AccessTokensService, SigningKeysService],
-      useFactory: (tokens: AccessTokensService, keys: SigningKeysService) => new VerifiedTokenCache(tokens, keys, systemClock),
+      inject: [AccessTokensService, SigningKeysService, CLOCK],
+      useFactory: (tokens: AccessTokensService, keys: SigningKeysService, clock: Clock) => new VerifiedTokenCache(tokens, keys, clock),
     },
     BearerStrategy,
     BearerAuthGuard,

@@ -23,6 +23,8 @@ export interface AppConfig {
   tokens: {
     accessTokenTtl: number;
     refreshTokenTtl: number;
+    /** Seconds between two prunes of expired tokens and old login failures. */
+    pruneIntervalSeconds: number;
     privateKey?: string;
     publicKey?: string;
     keyDirectory: string;
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tokens: {
       accessTokenTtl: vars.ACCESS_TOKEN_TTL,
       refreshTokenTtl: vars.REFRESH_TOKEN_TTL,
+      pruneIntervalSeconds: vars.TOKEN_PRUNE_INTERVAL,
       privateKey: vars.OAUTH_PRIVATE_KEY,
       publicKey: vars.OAUTH_PUBLIC_KEY,
       keyDirectory: vars.OAUTH_KEY_DIR,

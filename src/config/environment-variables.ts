@@ -79,6 +79,12 @@ export class EnvironmentVariables {
   @Min(1)
   REFRESH_TOKEN_TTL: number = 1209600;
 
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  TOKEN_PRUNE_INTERVAL: number = 600;
+
   @IsOptional()
   @IsString()
   OAUTH_PRIVATE_KEY?: string;

@@ -2,7 +2,6 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { UserEntity } from '../auth/users/user.entity.js';
-import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SUBMISSION_BODY_LIMIT } from '../sensor-record/submission/parse-submission.pipe.js';
 import { submissionBody } from '../sensor-record/submission/submission-body.middleware.js';
 import { SensorRecordModule } from '../sensor-record/sensor-record.module.js';
@@ -23,14 +22,7 @@ import { UplinksService } from './uplinks.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([IntegrationEntity, UserEntity]), AuthModule, SensorRecordModule, SerializationModule],
   controllers: [IntegrationsController],
-  providers: [
-    { provide: CLOCK, useValue: systemClock },
-    IntegrationsService,
-    IntegrationKeyStateService,
-    IntegrationKeyStrategy,
-    IntegrationKeyGuard,
-    UplinksService,
-  ],
+  providers: [IntegrationsService, IntegrationKeyStateService, IntegrationKeyStrategy, IntegrationKeyGuard, UplinksService],
 })
 export class IntegrationsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

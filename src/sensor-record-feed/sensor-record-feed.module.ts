@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { SensorRecordModule } from '../sensor-record/sensor-record.module.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
@@ -11,6 +10,6 @@ import { SensorRecordFeedService } from './sensor-record-feed.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([SensorRecordEntity]), SensorRecordModule, SerializationModule],
   controllers: [SensorRecordFeedController],
-  providers: [SensorRecordFeedService, { provide: CLOCK, useValue: systemClock }],
+  providers: [SensorRecordFeedService],
 })
 export class SensorRecordFeedModule {}

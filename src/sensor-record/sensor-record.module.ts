@@ -2,7 +2,6 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/users/user.entity.js';
-import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { BatchAdmissionMiddleware, BatchesInFlight } from './batch/batches-in-flight.js';
 import { BATCH_BODY_LIMIT } from './batch/parse-submission-batch.pipe.js';
@@ -20,7 +19,6 @@ import { submissionBody } from './submission/submission-body.middleware.js';
   providers: [
     SensorRecordService,
     BatchesInFlight,
-    { provide: CLOCK, useValue: systemClock },
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
     { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
   ],

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CLOCK, systemClock } from '../common/time/clock.js';
 import { SensorRecordModule } from '../sensor-record/sensor-record.module.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { SensorEntity } from './sensor.entity.js';
@@ -12,6 +11,6 @@ import { SensorsService } from './sensors.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([SensorEntity]), SensorRecordModule, SerializationModule],
   controllers: [SensorsController],
-  providers: [SensorsService, SensorGaugesService, { provide: CLOCK, useValue: systemClock }],
+  providers: [SensorsService, SensorGaugesService],
 })
 export class SensorsModule {}

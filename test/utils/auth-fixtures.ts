@@ -71,11 +71,11 @@ export async function obtainTokens(app: INestApplication, client: TestClient, us
 export async function ingestCaller(
   app: INestApplication,
   opts: { ingest?: boolean } = {},
-): Promise<{ accessToken: string; uid: number; uuid: string; username: string }> {
+): Promise<{ accessToken: string; uid: number; uuid: string; username: string; client: TestClient; user: TestUser }> {
   const client = await createClient(app);
   const user = await createUser(app, { ingest: opts.ingest ?? true });
   const tokens = await obtainTokens(app, client, user);
-  return { accessToken: tokens.access_token, uid: user.uid, uuid: user.uuid, username: user.username };
+  return { accessToken: tokens.access_token, uid: user.uid, uuid: user.uuid, username: user.username, client, user };
 }
 
 /** Test-only routes behind the bearer guard; mount with `createTestApp({ controllers: [AuthProbeController] })`. */

@@ -16,15 +16,6 @@ export class FakeClock implements Clock {
     this.time += milliseconds;
   }
 
-  /**
-   * Back to the present whole second. A suite that moves the clock far should call it before each test:
-   * access tokens expire by the real clock (their JWT `exp`), while the token endpoint's occasional prune
-   * reads this one, and would delete live tokens once this clock runs more than their lifetime ahead.
-   */
-  reset(): void {
-    this.time = Math.floor(Date.now() / 1000) * 1000;
-  }
-
   /** Puts this clock in place of the application's (for `createTestApp({ override })`). */
   install = (builder: TestingModuleBuilder): TestingModuleBuilder => builder.overrideProvider(CLOCK).useValue(this);
 }

@@ -23,7 +23,7 @@ export class VerifiedTokenCache {
   constructor(
     private readonly accessTokens: AccessTokensService,
     private readonly keys: Pick<SigningKeysService, 'verificationKey'>,
-    /** The clock the signature check runs by: the system's in the service (see AuthModule). */
+    /** The clock tokens are issued, verified and pruned by. */
     private readonly clock: Clock,
   ) {
     // Every entry has its own lifetime (its token's `exp`); this one is never used.

@@ -1,23 +1,50 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
+import { DataSource, LessThan, Repository } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { withLeaseIfFree } from '../../database/lease.js';
 import { AccessTokenEntity } from '../tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { LoginFloodService } from './login-flood.service.js';
 
-/** Drops tokens and failures that can no longer matter; the tables would otherwise only grow. */
+/** The lease of the one instance pruning at a time (src/database/lease.ts). */
+export const PRUNE_LEASE = 'token-housekeeping';
+
+/**
+ * Drops tokens and failures that can no longer matter; the tables would otherwise only grow. Runs
+ * every TOKEN_PRUNE_INTERVAL seconds on one instance at a time: on a Galera cluster two nodes
+ * deleting the same rows would fail each other's certification. Stopped before the database pool
+ * closes on shutdown, waiting for a prune in progress.
+ */
 @Injectable()
-export class AuthHousekeepingService {
+export class AuthHousekeepingService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('AuthHousekeeping');
+  private timer?: NodeJS.Timeout;
+  private pruning?: Promise<void>;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly dataSource: DataSource,
     @InjectRepository(AccessTokenEntity) private readonly accessTokens: Repository<AccessTokenEntity>,
     @InjectRepository(RefreshTokenEntity) private readonly refreshTokens: Repository<RefreshTokenEntity>,
     private readonly flood: LoginFloodService,
   ) {}
 
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.scheduled(), this.config.tokens.pruneIntervalSeconds * 1000);
+    // Never the reason the process stays up.
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.pruning;
+  }
+
+  /** Prunes now, by the injected clock: what is expired by it goes, whatever it says is alive stays. */
   async prune(): Promise<void> {
     const now = this.clock.now();
     await this.accessTokens.delete({ expiresAt: LessThan(new Date(now)) });
@@ -26,5 +53,17 @@ export class AuthHousekeepingService {
     const refreshHorizon = new Date(now - this.config.tokens.refreshTokenTtl * 1000);
     await this.refreshTokens.delete({ expiresAt: LessThan(refreshHorizon) });
     await this.flood.prune(now);
+  }
+
+  /** A tick of the schedule: skipped while the previous prune runs here or another instance holds the lease; failures only logged. */
+  private scheduled(): Promise<void> {
+    // Outside any request's database budget, as migrations are: the lease renews itself while the deletes run.
+    this.pruning ??= withLeaseIfFree(this.dataSource, PRUNE_LEASE, () => this.prune())
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.warn(`Could not prune expired tokens: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => (this.pruning = undefined));
+    return this.pruning;
   }
 }

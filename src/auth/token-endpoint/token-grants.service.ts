@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientsService } from '../clients/clients.service.js';
 import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
@@ -11,7 +12,6 @@ import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
-import { AuthHousekeepingService } from './auth-housekeeping.service.js';
 import { authenticateClient } from './client-authentication.js';
 import { isGrantType } from './grant-types.js';
 import { LoginFloodService, type LoginSlot } from './login-flood.service.js';
@@ -29,9 +29,6 @@ interface IssuedPair {
   refreshTokenHash: string;
 }
 
-/** Housekeeping runs on about one password grant in this many. */
-const PRUNE_EVERY = 20;
-
 /** The password and refresh_token grants of the token endpoint. */
 @Injectable()
 export class TokenGrantsService {
@@ -39,13 +36,13 @@ export class TokenGrantsService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly dataSource: DataSource,
     private readonly clients: ClientsService,
     private readonly users: UsersService,
     private readonly accessTokens: AccessTokensService,
     private readonly refreshTokens: RefreshTokensService,
     private readonly flood: LoginFloodService,
-    private readonly housekeeping: AuthHousekeepingService,
   ) {}
 
   async grant(request: TokenRequest): Promise<TokenResponse> {
@@ -75,7 +72,6 @@ export class TokenGrantsService {
       throw OAuthErrors.invalidCredentials();
     }
     await this.flood.release(slot);
-    if (Math.random() < 1 / PRUNE_EVERY) await this.housekeeping.prune();
     const grant = { uid: user.uid, clientId, familyId: randomUUID() };
     // Two INSERTs, each committed as it runs: if the second fails, the first names a token never handed out.
     return (await runStatements(this.dataSource, (manager) => this.issuePair(manager, grant))).response;
@@ -103,7 +99,7 @@ export class TokenGrantsService {
   private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
     const presented = request.required('refresh_token');
     const outcome = await runStatements(this.dataSource, async (manager): Promise<RefreshOutcome> => {
-      const now = new Date();
+      const now = new Date(this.clock.now());
       const stored = await this.refreshTokens.findWithUserStatus(manager, presented);
       if (!stored) return { error: 'unknown' };
       if (stored.clientId !== clientId) return { error: 'client' };
@@ -119,7 +115,7 @@ export class TokenGrantsService {
     if ('pair' in outcome) return outcome.pair;
     if ('reuse' in outcome) {
       // A used token came back: someone holds a copy, so nothing descended from its grant is trusted.
-      await runInTransaction(this.dataSource, (manager) => revokeFamily(manager, outcome.reuse, new Date()));
+      await runInTransaction(this.dataSource, (manager) => revokeFamily(manager, outcome.reuse, new Date(this.clock.now())));
       this.logger.warn(`Refresh token reused; token family ${outcome.reuse} revoked`);
       throw OAuthErrors.invalidRefreshToken('Token has been revoked');
     }
@@ -136,7 +132,7 @@ export class TokenGrantsService {
   }
 
   private async issuePair(manager: EntityManager, grant: TokenGrant): Promise<IssuedPair> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.clock.now() / 1000);
     const access = await this.accessTokens.issue(manager, grant, now);
     const refresh = await this.refreshTokens.issue(manager, grant, now);
     return {

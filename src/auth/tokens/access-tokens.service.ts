@@ -84,7 +84,7 @@ export class AccessTokensService {
    * times only after the signature and the other claims), `invalid` for anything else. Whether it was
    * revoked, and whether its user may still act, is the caller's question.
    */
-  async verify(token: string, now = new Date()): Promise<AccessTokenClaims | Refused> {
+  async verify(token: string, now: Date): Promise<AccessTokenClaims | Refused> {
     let payload: JWTPayload;
     let kid: string | undefined;
     try {

@@ -1,6 +1,6 @@
 /**
- * The time as the service's windows and caches see it (flood windows, the token-state cache,
- * pruning). Injected, so that a test can move through a window without waiting for it.
+ * The time as the service sees it: tokens issued, verified and pruned, flood windows, caches, sensor
+ * states. Provided once (ClockModule), so that a test moving it moves all of these together.
  */
 export interface Clock {
   /** Milliseconds since the epoch, as `Date.now()`. */
