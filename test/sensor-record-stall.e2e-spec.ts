@@ -110,7 +110,8 @@ describe('Requests while the database stalls', () => {
     }
     for (const answer of answers) {
       if (answer.status === 201) expect(stored.get(answer.devId)).toBe(1);
-      else if (answer.message === UNCONFIRMED) expect(stored.get(answer.devId) ?? 0).toBeLessThanOrEqual(1);
+      // SQLite commits in-process, so there no COMMIT goes unconfirmed: every 503 stored nothing.
+      else if (answer.message === UNCONFIRMED && outage.engine === 'mysql') expect(stored.get(answer.devId) ?? 0).toBeLessThanOrEqual(1);
       else {
         expect(answer).toEqual({ ...answer, status: 503, message: UNAVAILABLE, retryAfter: '5' });
         expect(stored.get(answer.devId)).toBeUndefined();
