@@ -11,6 +11,7 @@ import { HealthModule } from './health/health.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { SensorRecordModule } from './sensor-record/sensor-record.module.js';
 import { SensorsModule } from './sensor/sensors.module.js';
 import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.module.js';
@@ -29,6 +30,7 @@ import { SensorRecordFeedModule } from './sensor-record-feed/sensor-record-feed.
     SensorRecordFeedModule,
     IntegrationsModule,
     FleetPageModule,
+    RetentionModule,
   ],
   providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, HttpServerDrainService],
 })

@@ -43,6 +43,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
       clients: new ClientsService(dataSource.getRepository(OAuthClientEntity)),
       integrations: new IntegrationsService(dataSource.getRepository(IntegrationEntity), users, config),
       signingKeys: new SigningKeysAdmin(dataSource.getRepository(SigningKeyEntity), systemClock, config),
+      records: { dataSource, clock: systemClock },
     });
     streams.stdout(JSON.stringify(result));
     return 0;

@@ -6,4 +6,5 @@ export const USAGE =
   ' | user:create --username U --password P [--no-ingest] | user:list | user:block --username U' +
   ' | user:unblock --username U | user:password --username U --password P' +
   ' | integration:create --user U --network tts|chirpstack [--label L] [--dev-id eui|name] | integration:list | integration:revoke --id ID' +
-  ' | keys:rotate | keys:list | keys:retire --kid K [--force]';
+  ' | keys:rotate | keys:list | keys:retire --kid K [--force]' +
+  ' | records:purge --before DATE [--dry-run]';

@@ -7,6 +7,9 @@ import { isIntegrationCommand, runIntegrationCommand } from '../integrations/adm
 import { isKeyCommand, runKeyCommand } from '../auth/keys/admin/key.commands.js';
 import type { SigningKeysAdmin } from '../auth/keys/admin/signing-keys-admin.service.js';
 import type { IntegrationsService } from '../integrations/admin/integrations.service.js';
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../common/time/clock.js';
+import { runPurgeCommand } from '../retention/purge.commands.js';
 import { CliError, USAGE } from './cli-error.js';
 import { instant, optional, parse, required } from './command-options.js';
 
@@ -19,6 +22,8 @@ export interface CliServices {
   integrations?: IntegrationsService;
   /** Only the keys:* commands need it. */
   signingKeys?: SigningKeysAdmin;
+  /** Only records:purge needs them. */
+  records?: { dataSource: DataSource; clock: Clock };
 }
 
 /**
@@ -35,6 +40,10 @@ export async function runCommand(argv: string[], services: CliServices): Promise
     if (isKeyCommand(command)) {
       if (!services.signingKeys) throw new Error(`${command} needs the signing keys`);
       return await runKeyCommand(command, rest, services.signingKeys);
+    }
+    if (command === 'records:purge') {
+      if (!services.records) throw new Error(`${command} needs the database`);
+      return await runPurgeCommand(rest, services.records.dataSource, services.records.clock);
     }
     switch (command) {
       case 'client:create': {

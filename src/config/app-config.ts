@@ -49,6 +49,11 @@ export interface AppConfig {
    * before the sensor counts as overdue, and seconds between two counts of sensors per state.
    */
   sensors: { heartbeatGraceSeconds: number; metricsIntervalSeconds: number };
+  /**
+   * Retention (docs/operations.md#retention): records older than `recordDays` are deleted, and the
+   * request bodies of records older than `requestBodyDays` emptied; either unset keeps them for ever.
+   */
+  retention: { recordDays?: number; requestBodyDays?: number };
   /** The fleet page: the public client it signs in as, when the operator names one. */
   fleetPage: { clientId?: string };
 }
@@ -90,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL,
     metrics: metricsConfig(vars),
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
+    retention: { recordDays: vars.RECORD_RETENTION_DAYS, requestBodyDays: vars.REQUEST_BODY_RETENTION_DAYS },
     fleetPage: { clientId: vars.FLEET_PAGE_CLIENT_ID },
   };
 }

@@ -178,6 +178,21 @@ export class EnvironmentVariables {
   @Max(3600)
   SENSOR_METRICS_INTERVAL: number = 60;
 
+  // Retention (docs/operations.md#retention): unset keeps records and their request bodies for ever.
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  RECORD_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  REQUEST_BODY_RETENTION_DAYS?: number;
+
   // The fleet page (docs/fleet-page.md): the public client it signs in as; without one the service
   // makes its own, `fleet-page`, on first start.
   @IsOptional()

@@ -113,8 +113,23 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly recordsPurged = new Counter({
+    name: 'sensor_records_purged_total',
+    help: 'Retention in this process (docs/operations.md#retention): records deleted (what="records") and request bodies emptied (what="request_bodies").',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly oldestRecordAge = new Gauge({
+    name: 'sensor_records_oldest_age_seconds',
+    help: 'Age of the oldest record kept (by its created instant), seconds, as of the last retention check; 0 when there is none.',
+    registers: [this.registry],
+  });
+
   constructor(@Inject(APP_CONFIG) config: AppConfig, dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
+    // Shown at 0 from the start, so that a rate over them is defined before the first purge.
+    for (const what of ['records', 'request_bodies']) this.recordsPurged.labels({ what }).inc(0);
     const poolSize = config.database.type === 'mysql' ? config.database.poolSize : 1;
     new Gauge({
       name: 'db_pool_connections',
@@ -168,6 +183,14 @@ export class MetricsService {
     this.sensorsSprung.set(counts.sprung);
     this.sensorsOldestOverdue.set(counts.oldestOverdueSeconds);
     this.sensorsCountedAt.set(Math.floor(countedAt / 1000));
+  }
+
+  purged(what: 'records' | 'request_bodies', rows: number): void {
+    this.recordsPurged.inc({ what }, rows);
+  }
+
+  oldestRecordSeen(created: Date | null, now: number): void {
+    this.oldestRecordAge.set(created ? Math.max(0, Math.floor((now - created.getTime()) / 1000)) : 0);
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

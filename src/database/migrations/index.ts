@@ -9,6 +9,7 @@ import { PublicClients1764350000000 } from './1764350000000-PublicClients.js';
 import { DropMigrationsLockTable1764400000000 } from './1764400000000-DropMigrationsLockTable.js';
 import { CreateSigningKeys1764400100000 } from './1764400100000-CreateSigningKeys.js';
 import { SensorBatteryAndSilence1764500000000 } from './1764500000000-SensorBatteryAndSilence.js';
+import { IndexRecordCreated1764600000000 } from './1764600000000-IndexRecordCreated.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
@@ -22,4 +23,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   DropMigrationsLockTable1764400000000,
   CreateSigningKeys1764400100000,
   SensorBatteryAndSilence1764500000000,
+  IndexRecordCreated1764600000000,
 ];
