@@ -212,6 +212,25 @@ describe('GET /api-sensor/sensors', () => {
     expect(JSON.parse(hidden.body as string)).toEqual({ message: 'You have no sensor with dev_id "theirs".' });
   });
 
+  it("answers 404 naming the caller's sensors whose dev_id differs only in letter case", async () => {
+    const stranger = await ingestCaller(testApp.app);
+    await report(testApp.app, owner.accessToken, { dev_id: '70B3D57ED0061A4F' });
+    await report(testApp.app, owner.accessToken, { dev_id: '70b3d57ed0061A4F' });
+    await report(testApp.app, stranger.accessToken, { dev_id: '70B3d57ed0061a4f' });
+
+    const differing = await read(testApp.app, `${SENSORS_URL}/70b3d57ed0061a4f`, owner.accessToken).expect(404);
+    expect(JSON.parse(differing.body as string)).toEqual({
+      message:
+        'You have no sensor with dev_id "70b3d57ed0061a4f". Device ids are compared exactly, letter case included; ' +
+        'yours that differ only in case: "70B3D57ED0061A4F", "70b3d57ed0061A4F".',
+    });
+    // Another user's sensor of that spelling is not the caller's to learn of.
+    const unknown = await read(testApp.app, `${SENSORS_URL}/70B3d57ed0061a4f`, stranger.accessToken).expect(200);
+    expect(JSON.parse(unknown.body as string)).toMatchObject({ sensor: { dev_id: '70B3d57ed0061a4f' } });
+    const none = await read(testApp.app, `${SENSORS_URL}/70B3D57ED0061A4E`, owner.accessToken).expect(404);
+    expect(JSON.parse(none.body as string)).toEqual({ message: 'You have no sensor with dev_id "70B3D57ED0061A4E".' });
+  });
+
   it('keeps devices whose ids differ only in letter case, accents, width or a trailing space apart', async () => {
     const spellings = ['trap', 'TRAP', 'trap ', 'tràp', 'ｔｒａｐ'];
     const nids = new Map<string, number>();

@@ -57,7 +57,8 @@ export class SensorsController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<StreamableFile> {
     const found = await this.sensors.find(user.uid, devId, read.query.records ?? RECENT_RECORDS_DEFAULT);
-    if (!found) throw new ApiException(HttpStatus.NOT_FOUND, sensorNotFoundMessage(devId));
+    if (!found)
+      throw new ApiException(HttpStatus.NOT_FOUND, sensorNotFoundMessage(devId, await this.sensors.caseVariants(user.uid, devId)));
     // Each record exactly as GET /node/{nid}?_format=json renders it.
     const records = found.records.map((record) => this.serialization.render(record, 'json').body);
     return jsonAnswer(`{"sensor":${JSON.stringify(found.sensor)},"records":[${records.join(',')}]}`);

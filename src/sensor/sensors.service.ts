@@ -13,6 +13,8 @@ import { toSensorView, type SensorView } from './sensor.view.js';
 
 /** Rows read at a time for a streamed list; each chunk has a database deadline of its own. */
 const CHUNK_SIZE = 1000;
+/** Spellings of a dev_id differing only in case that a 404 names; more would be a list, not a hint. */
+const CASE_VARIANTS_NAMED = 5;
 
 export interface SensorPage {
   sensors: SensorView[];
@@ -65,6 +67,20 @@ export class SensorsService {
     const row = await this.sensors.findOneBy({ uid, devId });
     if (!row) return null;
     return { sensor: this.view(row, this.cutoff()), records: await this.records.recentOf(uid, row.devId, recordCount) };
+  }
+
+  /** The caller's dev_ids equal to `devId` but for letter case (a few at most), for the 404 to name. */
+  async caseVariants(uid: number, devId: string): Promise<string[]> {
+    const rows = await this.sensors
+      .createQueryBuilder('sensor')
+      .select('sensor.devId', 'devId')
+      .where('sensor.uid = :uid', { uid })
+      .andWhere('LOWER(sensor.devId) = LOWER(:devId)', { devId })
+      .andWhere('sensor.devId <> :devId', { devId })
+      .orderBy('sensor.devId', 'ASC')
+      .limit(CASE_VARIANTS_NAMED)
+      .getRawMany<{ devId: string }>();
+    return rows.map((row) => row.devId);
   }
 
   private select(uid: number, query: ListSensorsQueryDto, cutoff: Date, after: string | undefined): SelectQueryBuilder<SensorEntity> {
