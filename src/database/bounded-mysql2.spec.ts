@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { jest } from '@jest/globals';
 import { boundPool, type PooledConnection } from './bounded-mysql2.js';
 import { withDatabaseDeadline } from './database-deadline.js';
 
@@ -44,6 +45,8 @@ const ask = (connection: PooledConnection, sql: string) =>
   );
 
 describe('boundPool', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('changes nothing outside a database deadline', async () => {
     const pool = boundPool(new FakePool());
     const connection = new FakeConnection();
@@ -59,10 +62,15 @@ describe('boundPool', () => {
   });
 
   it('gives up waiting for a pooled connection at the deadline, and hands one that comes later back to the pool', async () => {
+    // The clock stands still until the test moves it, so the wait is queued however busy the machine is.
+    jest.useFakeTimers();
     const pool = boundPool(new FakePool());
     const connection = new FakeConnection();
 
-    const { error } = await withDatabaseDeadline(Date.now() + 20, () => acquire(pool));
+    const outcome = withDatabaseDeadline(Date.now() + 20, () => acquire(pool));
+    expect(pool.waiting).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(20);
+    const { error } = await outcome;
     pool.waiting[0]!(null, connection as unknown as PooledConnection);
 
     expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
