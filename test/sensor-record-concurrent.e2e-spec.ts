@@ -5,7 +5,10 @@ import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const SUBMISSIONS = 64;
 
-/** Concurrent submissions are written together (SensorRecordWriter); each must still get its own row back. */
+/**
+ * However the writer groups concurrent submissions into transactions (shown in
+ * src/sensor-record/sensor-record-writer.spec.ts), each is answered with its own record, stored as sent.
+ */
 describe('POST /api-sensor/iot/sensor-record from many devices at once', () => {
   let testApp: TestApp;
 
