@@ -119,7 +119,9 @@ describe('POST /api-sensor/integrations/chirpstack', () => {
         'The uplink cannot become a sensor record; nothing was stored.\n' +
           'object.event: This value should not be null.\n' +
           'object.field_status: The value you selected is not a valid choice.\n' +
-          'fCnt: This value should be between 0 and 2147483647.\n',
+          'fCnt: This value should be between 0 and 2147483647.\n' +
+          'Readings are taken from object by these names, each also as field_<name>:' +
+          ' event, status, counter, battery_voltage, tilt_sensor, timeout, data; e.g. {"event": "Sprung", "battery_voltage": 3.61}.\n',
       );
     });
   });

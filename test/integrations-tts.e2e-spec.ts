@@ -289,7 +289,9 @@ describe('POST /api-sensor/integrations/tts/uplink', () => {
           'uplink_message.rx_metadata[0].snr: This value should be of type numeric.\n' +
           'uplink_message.decoded_payload.event: The value you selected is not a valid choice.\n' +
           'uplink_message.decoded_payload.battery_voltage: This value should be of type numeric.\n' +
-          'uplink_message.decoded_payload.field_timeout: This value should be between -1 and 2147483647.\n',
+          'uplink_message.decoded_payload.field_timeout: This value should be between -1 and 2147483647.\n' +
+          'Readings are taken from uplink_message.decoded_payload by these names, each also as field_<name>:' +
+          ' event, status, counter, battery_voltage, tilt_sensor, timeout, data; e.g. {"event": "Sprung", "battery_voltage": 3.61}.\n',
         reason: 'invalid_readings',
       });
       expect(await storedRows(testApp.dataSource)).toEqual([]);
@@ -302,8 +304,30 @@ describe('POST /api-sensor/integrations/tts/uplink', () => {
       const response = await postTtsUplink(testApp.app, uplink, integration.apiKey).expect(202);
 
       expect(response.body.message).toBe(
-        'The uplink cannot become a sensor record; nothing was stored.\nend_device_ids.dev_eui: This value should not be null.\n',
+        'The uplink cannot become a sensor record; nothing was stored.\n' +
+          'end_device_ids.dev_eui: This value should not be null.\n' +
+          'A device without a DevEUI (activated by personalization, ABP) is named by its device id' +
+          ' (end_device_ids.device_id) through an integration made with --dev-id name:' +
+          ' node dist/cli.js integration:create --user <user> --network tts --dev-id name\n',
       );
+    });
+
+    it('readings under names the service does not read: the names it reads, and the members it ignored', async () => {
+      const uplink = structuredClone(ttsUplinkStub.threeGateways);
+      Object.assign(uplink.uplink_message, { decoded_payload: { temperature: 12.5, detected: true, battery_voltage: 3.6 } });
+
+      const response = await postTtsUplink(testApp.app, uplink, integration.apiKey).expect(202);
+
+      expect(response.body).toEqual({
+        message:
+          'The uplink cannot become a sensor record; nothing was stored.\n' +
+          'uplink_message.decoded_payload.event: This value should not be null.\n' +
+          'Readings are taken from uplink_message.decoded_payload by these names, each also as field_<name>:' +
+          ' event, status, counter, battery_voltage, tilt_sensor, timeout, data;' +
+          ' e.g. {"event": "Sprung", "battery_voltage": 3.61}. Ignored there: temperature, detected.\n',
+        reason: 'invalid_readings',
+      });
+      expect(await storedRows(testApp.dataSource)).toEqual([]);
     });
   });
 

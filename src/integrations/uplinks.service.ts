@@ -7,7 +7,7 @@ import { submissionValidationPipe } from '../sensor-record/validation/submission
 import { isPlainObject } from '../sensor-record/validation/unwrap-member.js';
 import { ValidationFailedException } from '../sensor-record/validation/validation-failure.js';
 import type { IntegrationCaller } from './key/integration-caller.js';
-import { REFUSAL_MESSAGES, type RefusalReason, type UplinkAnswer } from './uplink/uplink-answer.js';
+import { type ReadingsHints, REFUSAL_MESSAGES, type RefusalReason, type UplinkAnswer } from './uplink/uplink-answer.js';
 import { uplinkKey } from './uplink/uplink-key.js';
 import type { UplinkReading } from './uplink/uplink-reading.js';
 import { uplinkSubmission, uplinkViolation } from './uplink/uplink-submission.js';
@@ -35,7 +35,7 @@ export class UplinksService {
       return this.refuse(labels, reading, caller, 'no_decoded_payload', REFUSAL_MESSAGES.noDecodedPayload(reading.network));
     }
 
-    const { submission, sources } = uplinkSubmission(reading, caller);
+    const { submission, sources, ignored } = uplinkSubmission(reading, caller);
     let validated: CreateSensorRecordDto;
     try {
       validated = (await submissionValidationPipe.transform(submission, {
@@ -45,7 +45,13 @@ export class UplinksService {
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const violations = error.violations.map((line) => uplinkViolation(line, sources));
-      return this.refuse(labels, reading, caller, 'invalid_readings', REFUSAL_MESSAGES.invalidReadings(violations));
+      const hints: ReadingsHints = {
+        network: reading.network,
+        ignored,
+        decodedPath: violations.some((line) => line.startsWith(`${reading.decoded.path}.`)) ? reading.decoded.path : undefined,
+        deviceNamePath: caller.devIdSource === 'eui' && reading.devEui.value == null ? reading.deviceName.path : undefined,
+      };
+      return this.refuse(labels, reading, caller, 'invalid_readings', REFUSAL_MESSAGES.invalidReadings(violations, hints));
     }
 
     const key = uplinkKey(caller.user.uid, reading.network, reading.uplinkId);

@@ -1,4 +1,5 @@
 import { SENSOR_REPORT_BUNDLE } from '../../serialization/sensor-record.model.js';
+import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
 import { NETWORK_NAMES } from '../integration-network.js';
 import type { IntegrationCaller } from '../key/integration-caller.js';
 import { macFromEui } from './gateway-mac.js';
@@ -16,6 +17,8 @@ export interface UplinkSubmission {
   submission: Record<string, unknown>;
   /** For each member of the submission (as validation names it), where in the uplink it came from. */
   sources: Map<string, string>;
+  /** Members of the decoded payload that are none of the READINGS, in the formatter's order. */
+  ignored: string[];
 }
 
 /** The submission an uplink with a decoded payload stands for. */
@@ -49,7 +52,11 @@ export function uplinkSubmission(reading: UplinkReading, caller: IntegrationCall
     if (key !== undefined) payload[name] = member(reading.decoded.value, key);
   }
 
+  const read = new Set(READINGS.flatMap((field) => [field, `field_${field}`]));
+  const ignored = isPlainObject(reading.decoded.value) ? Object.keys(reading.decoded.value).filter((key) => !read.has(key)) : [];
+
   return {
+    ignored,
     submission: {
       dev_id: typeof devId.value === 'string' && caller.devIdSource === 'eui' ? devId.value.toUpperCase() : devId.value,
       metadata: withoutAbsent({ time: reading.time.value, gateways: gateways.length > 0 ? gateways : undefined }),
