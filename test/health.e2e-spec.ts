@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createTestApp, TestApp } from './utils/test-app.js';
+
+const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe('Health probes', () => {
   let testApp: TestApp;
@@ -12,10 +15,21 @@ describe('Health probes', () => {
     await testApp.close();
   });
 
-  it('answers liveness without touching the database', async () => {
+  it('answers liveness without touching the database, with the version it runs', async () => {
     const response = await request(testApp.app.getHttpServer()).get('/health').expect(200);
 
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', version: packageVersion });
+  });
+
+  it("runs the version package.json, the OpenAPI document and the changelog's latest release name", async () => {
+    const health = await request(testApp.app.getHttpServer()).get('/health').expect(200);
+    const openApi = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    const changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    // The first release heading after [Unreleased]: "## [0.2.0] - 2026-11-26".
+    const latestRelease = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1];
+
+    expect(packageVersion).toMatch(/^\d+\.\d+\.\d+$/);
+    expect([health.body.version, openApi.body.info.version, latestRelease]).toEqual([packageVersion, packageVersion, packageVersion]);
   });
 
   it('reports ready when the database answers', async () => {

@@ -34,7 +34,7 @@ describe('The service as a process', () => {
     expect(service.messages()).toContain(`Serving on port ${port} (sqlite database, base http://from-environment.example)`);
     expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', version: expect.any(String) });
   });
 
   it('says so when there is no .env', async () => {

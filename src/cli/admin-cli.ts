@@ -15,6 +15,7 @@ import { quietDatabaseLogger } from '../database/database-logger.js';
 import { initializeDataSource } from '../database/initialize-data-source.js';
 import { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import { IntegrationEntity } from '../integrations/integration.entity.js';
+import { runBackupCommand } from '../backup/backup.command.js';
 import { CliError } from './cli-error.js';
 import { firstLine, runCommand } from './commands.js';
 
@@ -31,6 +32,10 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
   let dataSource: DataSource | undefined;
   try {
     const config = loadConfig(env);
+    if (argv[0] === 'backup') {
+      streams.stdout(JSON.stringify(await runBackupCommand(argv.slice(1), config)));
+      return 0;
+    }
     const options = buildDataSourceOptions({ ...config.database, migrationsRun: true });
     // An operator at a terminal wants the one-line answer now, not after a series of retries.
     dataSource = await initializeDataSource(

@@ -7,4 +7,4 @@ export const USAGE =
   ' | user:unblock --username U | user:password --username U --password P' +
   ' | integration:create --user U --network tts|chirpstack [--label L] [--dev-id eui|name] | integration:list | integration:revoke --id ID' +
   ' | keys:rotate | keys:list | keys:retire --kid K [--force]' +
-  ' | records:purge --before DATE [--dry-run]';
+  ' | records:purge --before DATE [--dry-run] | backup --to FILE';

@@ -3,6 +3,7 @@ import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/term
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
+import { PACKAGE_VERSION } from '../common/package/package-version.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
 /** How long the readiness probe waits for the database before calling it down. */
@@ -17,11 +18,14 @@ export class HealthController {
     private readonly database: DatabaseHealthIndicator,
   ) {}
 
-  /** Liveness: the process answers. Checks nothing else, so a database outage never gets it restarted. */
+  /**
+   * Liveness: the process answers, and which version it runs (for a rolling upgrade). Checks nothing
+   * else, so a database outage never gets it restarted.
+   */
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  live(): { status: 'ok' } {
-    return { status: 'ok' };
+  @ApiOperation({ summary: 'Liveness: the process answers, with the version it runs' })
+  live(): { status: 'ok'; version: string } {
+    return { status: 'ok', version: PACKAGE_VERSION };
   }
 
   /** Readiness: the database answers a query within a short timeout. */

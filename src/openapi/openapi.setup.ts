@@ -1,10 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { readFileSync } from 'node:fs';
+import { PACKAGE_VERSION } from '../common/package/package-version.js';
 import type { AppConfig } from '../config/app-config.js';
-
-/** The version the package declares (package.json sits two levels up from src/openapi and dist/openapi alike). */
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** A bearer scheme other than the access token's, named by a feature's routes (`@ApiBearerAuth(name)`). */
 export interface BearerScheme {
@@ -24,7 +21,7 @@ export function setupOpenApi(app: INestApplication, config: AppConfig, schemes: 
       'Pest traps and bait stations report events through radio network servers. Obtain a bearer token from ' +
         'the OAuth 2.0 token endpoint, then submit each report as a sensor record.',
     )
-    .setVersion(packageVersion)
+    .setVersion(PACKAGE_VERSION)
     .addServer(config.baseUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer');
   for (const { name, options } of schemes) builder.addBearerAuth(options, name);
