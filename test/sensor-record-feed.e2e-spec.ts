@@ -10,6 +10,7 @@ import { SerializationService } from '../src/serialization/serialization.service
 import { sensorRecordRowStub } from './fixtures/sensor-record-row.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
+import { RECORD_CSV_COLUMNS } from '../src/sensor-record-feed/record-csv.js';
 import { FEED_URL, pathOf, read, report } from './utils/read-side.js';
 import { describeOn } from './utils/engine.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -148,6 +149,30 @@ describe('GET /api-sensor/sensor-records', () => {
 
     expect(nids((await feed('?_format=json')).body)).toEqual([mine]);
     expect(nids((await feed('?_format=json', stranger.accessToken)).body)).toEqual([theirs]);
+  });
+
+  it('exports the CSV columns= names, in that order, and keeps them in the next export', async () => {
+    const nid = await report(testApp.app, owner.accessToken, {
+      dev_id: 'trap-7',
+      event: 'Sprung',
+      voltage: 3.6,
+      time: '2026-01-01T10:00:00+13:00',
+    });
+    settle();
+
+    const response = await read(
+      testApp.app,
+      `${FEED_URL}?_format=csv&columns=field_sensor_id,field_date,field_event,field_battery_voltage,nid`,
+      owner.accessToken,
+    ).expect(200);
+
+    expect(parse(response.body as string)).toEqual([
+      ['field_sensor_id', 'field_date', 'field_event', 'field_battery_voltage', 'nid'],
+      ['trap-7', '2026-01-01T10:00:00+13:00', 'Sprung', '3.6', String(nid)],
+    ]);
+    expect(response.headers.link).toMatch(
+      /^<http:\/\/localhost:3000\/api-sensor\/sensor-records\?changed_since=[^>]*&columns=field_sensor_id%2Cfield_date%2Cfield_event%2Cfield_battery_voltage%2Cnid&_format=csv>; rel="next"$/,
+    );
   });
 
   it('exports CSV: a header, one line per record, fields quoted as RFC 4180 says and formulas neutralised', async () => {
@@ -359,6 +384,13 @@ describe('GET /api-sensor/sensor-records', () => {
     ['limit=5&limit=6', 'limit: This parameter is given more than once.'],
     ['changed_sinse=2026-01-01T00:00:00Z', 'changed_sinse: This parameter is not recognised.'],
     ['limit=0&since=1', 'since: This parameter is not recognised.\nlimit: This value should be between 1 and 10000.'],
+    [
+      '_format=csv&columns=field_sensor_id,temperature,field_date,Field_Event',
+      `columns: Unknown field name(s): temperature, Field_Event. The fields: ${RECORD_CSV_COLUMNS.join(', ')}.`,
+    ],
+    ['_format=csv&columns=field_event,field_date,field_event', 'columns: field_event is named more than once.'],
+    ['_format=csv&columns=', 'columns: Name at least one field.'],
+    ['_format=json&columns=field_event', 'columns: This parameter is for _format=csv only.'],
   ])('answers 400 naming the parameter for %s', async (query, lines) => {
     const response = await read(testApp.app, `${FEED_URL}?${query}`, owner.accessToken).expect(400);
 

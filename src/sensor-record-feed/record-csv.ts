@@ -39,6 +39,19 @@ export const RECORD_CSV_COLUMNS = [
   'field_timeout',
 ] as const;
 
+export type RecordCsvColumn = (typeof RECORD_CSV_COLUMNS)[number];
+
+/** What is wrong with a `columns=` list, or undefined when each name is a column, once. */
+export function csvColumnsViolation(names: unknown): string | undefined {
+  if (!Array.isArray(names) || names.every((name) => name === '')) return 'Name at least one field.';
+  const known = new Set<string>(RECORD_CSV_COLUMNS);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) return `Unknown field name(s): ${unknown.join(', ')}. The fields: ${RECORD_CSV_COLUMNS.join(', ')}.`;
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) return `${twice} is named more than once.`;
+  return undefined;
+}
+
 const DECIMALS = new Set(['field_battery_voltage', 'field_data', 'field_snr']);
 
 /**

@@ -37,6 +37,12 @@ export function FeedDocs() {
       description: `Records per page (default ${FEED_DEFAULT_LIMIT}); a CSV without it is every record.`,
       schema: { type: 'integer', minimum: 1, maximum: FEED_MAX_LIMIT },
     }),
+    ApiQuery({
+      name: 'columns',
+      required: false,
+      description: 'CSV only: the field names to export, comma-separated, in that order (default: every field, in the json order).',
+      schema: { type: 'string', example: 'field_sensor_id,field_date,field_event,field_status,field_battery_voltage' },
+    }),
     ApiQuery({ name: '_format', required: false, enum: [...RESPONSE_FORMATS, 'csv'] }),
     ApiProduces(...Object.values(CONTENT_TYPES), CSV_CONTENT_TYPE),
     ApiResponse({ status: 200, description: '`{"next": url, "more": bool, "records": […]}` (json), its HAL and xml forms, or CSV.' }),

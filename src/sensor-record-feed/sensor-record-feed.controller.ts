@@ -1,8 +1,10 @@
-import { Controller, Get, Inject, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Req, Res, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiException } from '../common/errors/api-exception.js';
+import { invalidQueryMessage } from '../common/query/query-parameters.pipe.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { csvAnswer, nextLink } from '../serialization/list-answers.js';
 import { type ReadRequest, ReadRequestOf } from '../serialization/read-request.decorator.js';
@@ -10,7 +12,7 @@ import { CONTENT_TYPES, DEFAULT_RESPONSE_FORMAT, RESPONSE_FORMATS } from '../ser
 import { SerializationService } from '../serialization/serialization.service.js';
 import { formatUtcTimestamp } from '../serialization/timestamp-format.js';
 import { resolveDeviceTime } from '../sensor-record/values/device-time.js';
-import { FEED_DEFAULT_LIMIT, FeedQueryDto } from './dto/feed-query.dto.js';
+import { FEED_DEFAULT_LIMIT, FeedQueryDto, feedReasons } from './dto/feed-query.dto.js';
 import { feedBody } from './feed-body.js';
 import { FEED_DENIED_MESSAGE } from './feed.messages.js';
 import type { FeedPoint } from './feed-point.js';
@@ -41,14 +43,18 @@ export class SensorRecordFeedController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
     const { format, query } = read;
+    if (query.columns !== undefined && format !== 'csv') {
+      throw new ApiException(HttpStatus.BAD_REQUEST, invalidQueryMessage([`columns: ${feedReasons.csvOnly}`]));
+    }
     // A CSV without a limit is every settled record from the point on: an export.
     const limit = format === 'csv' ? query.limit : (query.limit ?? FEED_DEFAULT_LIMIT);
     const page = await this.feed.read(user.uid, this.start(query), limit);
-    const next = this.url(page.next, query.limit, format);
+    const next = this.url(page.next, query, format);
     response.setHeader('Link', nextLink(next));
     if (format === 'csv') {
       const timezone = this.config.siteTimezone;
-      return csvAnswer(page.records, (record) => recordCsvRow(record, timezone), RECORD_CSV_COLUMNS, 'sensor-records.csv');
+      const columns = query.columns ?? RECORD_CSV_COLUMNS;
+      return csvAnswer(page.records, (record) => recordCsvRow(record, timezone), columns, 'sensor-records.csv');
     }
     const links = { self: `${this.config.baseUrl}${request.originalUrl}`, next };
     return new StreamableFile(feedBody(page.records, format, links, page.more, this.serialization), { type: CONTENT_TYPES[format] });
@@ -63,10 +69,11 @@ export class SensorRecordFeedController {
     };
   }
 
-  private url(point: FeedPoint, limit: number | undefined, format: FeedFormat): string {
+  private url(point: FeedPoint, query: FeedQueryDto, format: FeedFormat): string {
     const parameters = new URLSearchParams({ changed_since: formatUtcTimestamp(point.changed) });
     if (point.nid > 0) parameters.set('changed_since_nid', String(point.nid));
-    if (limit !== undefined) parameters.set('limit', String(limit));
+    if (query.limit !== undefined) parameters.set('limit', String(query.limit));
+    if (query.columns !== undefined) parameters.set('columns', query.columns.join(','));
     parameters.set('_format', format);
     return `${this.config.baseUrl}/${FEED_PATH}?${parameters.toString()}`;
   }

@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy } from 'class-validator';
 import { QueryInteger } from '../../common/query/query-rules.js';
 import { DEVICE_TIME_MAX_LENGTH, SubmittedTime } from '../../sensor-record/values/device-time.js';
+import { csvColumnsViolation, type RecordCsvColumn } from '../record-csv.js';
 
 export const FEED_MAX_LIMIT = 10_000;
 export const FEED_DEFAULT_LIMIT = 1_000;
@@ -10,6 +11,7 @@ export const NID_MAX = 2_147_483_647;
 export const feedReasons = {
   datetime: 'This value is not a valid datetime.',
   needsChangedSince: 'This parameter needs changed_since.',
+  csvOnly: 'This parameter is for _format=csv only.',
 } as const;
 
 /**
@@ -42,4 +44,16 @@ export class FeedQueryDto {
   /** Records per page; in CSV, without it, every record up to the settled horizon. */
   @QueryInteger(1, FEED_MAX_LIMIT)
   limit?: number;
+
+  /** The CSV's columns, comma-separated field names in the order wanted; every field without it. */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',') : value))
+  @ValidateBy({
+    name: 'csvColumns',
+    validator: {
+      validate: (value) => csvColumnsViolation(value) === undefined,
+      defaultMessage: (args) => csvColumnsViolation(args?.value) ?? '',
+    },
+  })
+  columns?: RecordCsvColumn[];
 }
