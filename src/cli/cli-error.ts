@@ -4,7 +4,7 @@ export class CliError extends Error {}
 export const USAGE =
   'Usage: cli client:create --label L [--secret S | --public] | client:list | client:delete --client-id ID' +
   ' | user:create --username U --password P [--no-ingest] | user:list | user:block --username U' +
-  ' | user:unblock --username U | user:password --username U --password P' +
+  ' | user:unblock --username U | user:password --username U --password P | user:delete --username U [--with-records]' +
   ' | integration:create --user U --network tts|chirpstack [--label L] [--dev-id eui|name] | integration:list | integration:revoke --id ID' +
   ' | keys:rotate | keys:list | keys:retire --kid K [--force]' +
   ' | records:purge --before DATE [--dry-run] | backup --to FILE';

@@ -10,6 +10,7 @@ import type { IntegrationsService } from '../integrations/admin/integrations.ser
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../common/time/clock.js';
 import { runPurgeCommand } from '../retention/purge.commands.js';
+import { runUserDeleteCommand } from '../user-data/user-delete.command.js';
 import { CliError, USAGE } from './cli-error.js';
 import { instant, optional, parse, required } from './command-options.js';
 
@@ -22,7 +23,7 @@ export interface CliServices {
   integrations?: IntegrationsService;
   /** Only the keys:* commands need it. */
   signingKeys?: SigningKeysAdmin;
-  /** Only records:purge needs them. */
+  /** Only records:purge and user:delete need them. */
   records?: { dataSource: DataSource; clock: Clock };
 }
 
@@ -40,6 +41,10 @@ export async function runCommand(argv: string[], services: CliServices): Promise
     if (isKeyCommand(command)) {
       if (!services.signingKeys) throw new Error(`${command} needs the signing keys`);
       return await runKeyCommand(command, rest, services.signingKeys);
+    }
+    if (command === 'user:delete') {
+      if (!services.records) throw new Error(`${command} needs the database`);
+      return await runUserDeleteCommand(rest, services.users, services.records.dataSource);
     }
     if (command === 'records:purge') {
       if (!services.records) throw new Error(`${command} needs the database`);
