@@ -145,7 +145,7 @@ describe('Administration commands', () => {
 
   it.each([
     [[], /^Usage: cli client:create/],
-    [['user:delete'], /^Unknown command "user:delete"\. Usage:/],
+    [['user:rename'], /^Unknown command "user:rename"\. Usage:/],
     [['client:create'], /^Missing required option --label\.$/],
     [['user:create', '--username', 'u'], /^Missing required option --password\.$/],
     [['user:create', '--password', 'p'], /^Missing required option --username\.$/],
