@@ -5,7 +5,7 @@ import { TOKEN_STATE_CACHE_MS } from '../src/auth/bearer/token-state.service.js'
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
-import { CliError } from '../src/cli/cli-error.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { FakeClock } from './utils/fake-clock.js';

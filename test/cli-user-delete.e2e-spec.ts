@@ -3,7 +3,7 @@ import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
-import { CliError } from '../src/cli/cli-error.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { systemClock } from '../src/common/time/clock.js';
 import { IntegrationsService } from '../src/integrations/admin/integrations.service.js';

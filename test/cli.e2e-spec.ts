@@ -7,7 +7,7 @@ import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { runAdminCli } from '../src/cli/admin-cli.js';
-import { CliError } from '../src/cli/cli-error.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { TOKEN_PATH } from './utils/auth-fixtures.js';

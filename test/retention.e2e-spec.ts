@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { ClientsService } from '../src/auth/clients/clients.service.js';
-import { CliError } from '../src/cli/cli-error.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { withLeaseIfFree } from '../src/database/lease.js';

@@ -10,7 +10,7 @@ import { SigningKeysAdmin } from '../src/auth/keys/admin/signing-keys-admin.serv
 import { SigningKeyEntity } from '../src/auth/keys/signing-key.entity.js';
 import { SigningKeysService } from '../src/auth/keys/signing-keys.service.js';
 import { UsersService } from '../src/auth/users/users.service.js';
-import { CliError } from '../src/cli/cli-error.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand } from '../src/cli/commands.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { createClient, createUser, obtainTokens, type TestClient, type TestUser } from './utils/auth-fixtures.js';

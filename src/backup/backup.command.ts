@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CliError } from '../cli/cli-error.js';
-import { parse, required } from '../cli/command-options.js';
+import { CliError } from '../common/cli/cli-error.js';
+import { parse, required } from '../common/cli/command-options.js';
 import type { AppConfig } from '../config/app-config.js';
 import { backupSqlite } from './sqlite-backup.js';
 

@@ -16,8 +16,9 @@ import { initializeDataSource } from '../database/initialize-data-source.js';
 import { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import { IntegrationEntity } from '../integrations/integration.entity.js';
 import { runBackupCommand } from '../backup/backup.command.js';
-import { CliError } from './cli-error.js';
-import { firstLine, runCommand } from './commands.js';
+import { CliError } from '../common/cli/cli-error.js';
+import { firstLine } from '../common/cli/command-options.js';
+import { runCommand } from './commands.js';
 
 export interface CliStreams {
   stdout: (line: string) => void;

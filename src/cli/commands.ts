@@ -8,13 +8,12 @@ import { isKeyCommand, runKeyCommand } from '../auth/keys/admin/key.commands.js'
 import type { SigningKeysAdmin } from '../auth/keys/admin/signing-keys-admin.service.js';
 import type { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import type { DataSource } from 'typeorm';
+import { CliError } from '../common/cli/cli-error.js';
+import { instant, optional, parse, required } from '../common/cli/command-options.js';
 import type { Clock } from '../common/time/clock.js';
 import { runPurgeCommand } from '../retention/purge.commands.js';
 import { runUserDeleteCommand } from '../user-data/user-delete.command.js';
-import { CliError, USAGE } from './cli-error.js';
-import { instant, optional, parse, required } from './command-options.js';
-
-export { firstLine } from './command-options.js';
+import { USAGE } from './usage.js';
 
 export interface CliServices {
   users: UsersService;

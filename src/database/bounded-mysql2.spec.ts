@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { jest } from '@jest/globals';
-import { boundPool, type PooledConnection } from './bounded-mysql2.js';
+import { boundPool } from './bounded-mysql2.js';
+import type { PooledConnection } from './mysql2-pool.js';
 import { withDatabaseDeadline } from './database-deadline.js';
 
 type Callback = (error: (Error & { code?: string }) | null, result?: unknown) => void;

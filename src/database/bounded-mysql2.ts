@@ -2,23 +2,13 @@ import mysql2 from 'mysql2';
 import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
 import { databaseTimeLeft } from './database-deadline.js';
 import { withGaleraSession } from './galera-session.js';
+import type { Pool, PooledConnection } from './mysql2-pool.js';
 
 type QueryCallback = (error: (Error & { code?: string }) | null, ...results: unknown[]) => void;
-type ConnectionCallback = (error: Error | null, connection?: PooledConnection) => void;
-
-export interface PooledConnection {
-  query(sql: unknown, values?: unknown, callback?: unknown): unknown;
-  release(): void;
-  destroy(): void;
-  stream?: { destroy(): void };
-  [BOUNDED]?: true;
-}
-
-export interface Pool {
-  getConnection(callback: ConnectionCallback): void;
-}
 
 const BOUNDED = Symbol('bounded');
+
+type Bounded = PooledConnection & { [BOUNDED]?: true };
 
 /** mysql2's code for a query that outlived its `timeout`. */
 const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
@@ -70,7 +60,7 @@ export function boundPool<T extends Pool>(pool: T): T {
   return pool;
 }
 
-function boundConnection(connection: PooledConnection): PooledConnection {
+function boundConnection(connection: Bounded): PooledConnection {
   if (connection[BOUNDED]) return connection;
   connection[BOUNDED] = true;
   const query = connection.query.bind(connection);

@@ -1,4 +1,4 @@
-import type { Pool, PooledConnection } from './bounded-mysql2.js';
+import type { Pool, PooledConnection } from './mysql2-pool.js';
 import { GALERA_SYNC_WAIT, withGaleraSession } from './galera-session.js';
 
 type Callback = (error: Error | null, rows?: unknown) => void;

@@ -1,4 +1,4 @@
-import type { Pool, PooledConnection } from './bounded-mysql2.js';
+import type { Pool, PooledConnection } from './mysql2-pool.js';
 
 /**
  * `wsrep_sync_wait` for every connection to a Galera node: 1, reads (SELECT, and BEGIN) wait until the

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { CliError } from '../cli/cli-error.js';
-import { instant, parse, required } from '../cli/command-options.js';
+import { CliError } from '../common/cli/cli-error.js';
+import { instant, parse, required } from '../common/cli/command-options.js';
 import type { Clock } from '../common/time/clock.js';
 import { LeaseTimeoutError, withLease } from '../database/lease.js';
 import { RecordPurge } from './record-purge.js';

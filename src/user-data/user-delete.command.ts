@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { UnknownUserError } from '../auth/users/user-errors.js';
 import type { UsersService } from '../auth/users/users.service.js';
-import { CliError } from '../cli/cli-error.js';
-import { parse, required } from '../cli/command-options.js';
+import { CliError } from '../common/cli/cli-error.js';
+import { parse, required } from '../common/cli/command-options.js';
 import { deleteUser, UserHasRecordsError } from './user-deletion.js';
 
 /** user:delete --username U [--with-records] (docs/administration.md#deleting-a-user). */

@@ -1,5 +1,5 @@
-import { CliError } from '../../cli/cli-error.js';
-import { instant, optional, parse, required } from '../../cli/command-options.js';
+import { CliError } from '../../common/cli/cli-error.js';
+import { instant, optional, parse, required } from '../../common/cli/command-options.js';
 import type { IntegrationsService } from './integrations.service.js';
 
 export const INTEGRATION_COMMANDS = ['integration:create', 'integration:list', 'integration:revoke'] as const;

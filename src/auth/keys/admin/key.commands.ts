@@ -1,5 +1,5 @@
-import { CliError } from '../../../cli/cli-error.js';
-import { instant, parse, required } from '../../../cli/command-options.js';
+import { CliError } from '../../../common/cli/cli-error.js';
+import { instant, parse, required } from '../../../common/cli/command-options.js';
 import { KeyRetirementRefusedError, UnknownSigningKeyError } from './signing-key-errors.js';
 import type { SigningKeysAdmin } from './signing-keys-admin.service.js';
 

@@ -1,6 +1,4 @@
-/** A failure the administration command line reports as one line on stderr. */
-export class CliError extends Error {}
-
+/** Every command of the administration command line, as an unknown or missing one is answered. */
 export const USAGE =
   'Usage: cli client:create --label L [--secret S | --public] | client:list | client:delete --client-id ID' +
   ' | user:create --username U --password P [--no-ingest] | user:list | user:block --username U' +
