@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClientsService } from '../src/auth/clients/clients.service.js';
 import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
@@ -194,6 +195,20 @@ describe('Administration commands for integrations', () => {
       });
       expect(revoked).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(revoked.stdout)).toMatchObject({ integration_id: 1, status: 'revoked' });
+    }, 120_000);
+
+    it("prints the webhook address the service has, from the PORT or BASE_URL of the service's .env", async () => {
+      const cliProcess = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+        run(process.execPath, [BUILT_CLI, ...args], { cwd: workdir.path, env: childEnvironment(env) });
+      writeFileSync(join(workdir.path, '.env'), 'PORT=4211\nDATABASE_URL=sqlite:./records.sqlite\n');
+      await cliProcess({}, 'user:create', '--username', 'fleet-nz', '--password', 'a long passphrase');
+
+      const fromPort = JSON.parse((await cliProcess({}, 'integration:create', '--user', 'fleet-nz', '--network', 'tts')).stdout);
+      appendFileSync(join(workdir.path, '.env'), 'BASE_URL=https://traps.example.org\n');
+      const fromBase = JSON.parse((await cliProcess({}, 'integration:create', '--user', 'fleet-nz', '--network', 'chirpstack')).stdout);
+
+      expect(fromPort.webhook_url).toBe('http://localhost:4211/api-sensor/integrations/tts/uplink');
+      expect(fromBase.webhook_url).toBe('https://traps.example.org/api-sensor/integrations/chirpstack');
     }, 120_000);
   });
 });

@@ -200,7 +200,9 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
 
       expect(response.status).toBe(422);
       expect(response.body).toEqual({
-        message: '[2]: Type http://example.org/rest/type/node/sensor_report does not correspond to an entity on this site.',
+        message:
+          '[2]: Type http://example.org/rest/type/node/sensor_report does not correspond to an entity on this site.' +
+          ' The sensor_report type here is http://localhost:3000/rest/type/node/sensor_report (BASE_URL sets its address).',
       });
     });
 

@@ -167,23 +167,35 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       ['another site', () => 'https://example.com/rest/type/node/sensor_report'],
     ])('answers 422 to a link with %s', async (_case, change) => {
       const href = change(typeHref);
-      await expectAnswer(422, `Type ${href} does not correspond to an entity on this site.`, {
-        ...submissionFrom(submissionStub.minimal),
-        _links: { type: { href } },
-      });
+      await expectAnswer(
+        422,
+        `Type ${href} does not correspond to an entity on this site. The sensor_report type here is ${typeHref} (BASE_URL sets its address).`,
+        {
+          ...submissionFrom(submissionStub.minimal),
+          _links: { type: { href } },
+        },
+      );
     });
 
     it('names a type link that is not text as JSON', async () => {
-      await expectAnswer(422, 'Type {"x":1} does not correspond to an entity on this site.', {
-        ...submissionFrom(submissionStub.minimal),
-        _links: { type: { href: { x: 1 } } },
-      });
+      await expectAnswer(
+        422,
+        `Type {"x":1} does not correspond to an entity on this site. The sensor_report type here is ${typeHref} (BASE_URL sets its address).`,
+        {
+          ...submissionFrom(submissionStub.minimal),
+          _links: { type: { href: { x: 1 } } },
+        },
+      );
     });
 
     it('checks the link before validating the members', async () => {
-      await expectAnswer(422, 'Type http://elsewhere does not correspond to an entity on this site.', {
-        _links: { type: { href: 'http://elsewhere' } },
-      });
+      await expectAnswer(
+        422,
+        `Type http://elsewhere does not correspond to an entity on this site. The sensor_report type here is ${typeHref} (BASE_URL sets its address).`,
+        {
+          _links: { type: { href: 'http://elsewhere' } },
+        },
+      );
     });
   });
 

@@ -142,7 +142,7 @@ export function CreateSensorRecordDocs() {
     ApiErrorResponse(
       422,
       'The body is not JSON, not an object, or `_links.type.href` names another type.',
-      unknownTypeLinkMessage(sensorRecordTypeHref('http://example.org')),
+      unknownTypeLinkMessage(sensorRecordTypeHref('http://example.org'), sensorRecordTypeHref('http://localhost:3000')),
     ),
     ApiErrorResponse(
       503,

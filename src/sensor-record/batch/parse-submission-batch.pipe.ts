@@ -48,7 +48,7 @@ export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Re
       }
       if (!isPlainObject(submission)) throw new ApiException(422, `[${index}]: The report must be a JSON object.`);
       const href = foreignTypeLink(submission, this.typeHref);
-      if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href)}`);
+      if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href, this.typeHref)}`);
     });
     return document as Record<string, unknown>[];
   }

@@ -20,8 +20,12 @@ export const MAX_NESTING_DEPTH = 16;
 /** 415 for a Content-Type other than JSON's (Drupal's router text). */
 export const unsupportedContentTypeMessage = (header: string) => `No route found that matches "Content-Type: ${header}"`;
 
-/** 422 for a `_links.type.href` that names another type (Drupal's HAL denormalizer text). */
-export const unknownTypeLinkMessage = (href: string) => `Type ${href} does not correspond to an entity on this site.`;
+/**
+ * 422 for a `_links.type.href` that names another type: Drupal's HAL denormalizer text, then the href
+ * expected, since an example written for another address (another PORT or BASE_URL) meets it first.
+ */
+export const unknownTypeLinkMessage = (href: string, expected: string) =>
+  `Type ${href} does not correspond to an entity on this site. The sensor_report type here is ${expected} (BASE_URL sets its address).`;
 
 /**
  * The body as bytes, then as JSON: its size (`sizeLimit` names the limit), content type (one of

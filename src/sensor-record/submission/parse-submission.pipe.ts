@@ -22,7 +22,7 @@ export class ParseSubmissionPipe implements PipeTransform<RawSubmission, Record<
   transform(submission: RawSubmission): Record<string, unknown> {
     const document = readJsonObject(submission, SUBMISSION_BODY_LIMIT.shown);
     const href = foreignTypeLink(document, this.typeHref);
-    if (href !== undefined) throw new ApiException(422, unknownTypeLinkMessage(href));
+    if (href !== undefined) throw new ApiException(422, unknownTypeLinkMessage(href, this.typeHref));
     return document;
   }
 }
