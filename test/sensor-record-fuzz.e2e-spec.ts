@@ -11,6 +11,17 @@ import { createTestApp, type TestApp } from './utils/test-app.js';
  */
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 
+/**
+ * How long one generated request may take before its run fails as hung. The runs are timed one by one,
+ * never as a whole: a busy machine only takes longer over them, and each test's own timeout (this
+ * limit for every one of its runs) ends nothing that is still making progress.
+ */
+const RUN_LIMIT_MS = 30_000;
+const SUBMISSION_RUNS = 1200;
+const HOSTILE_RUNS = 300;
+const SUBMISSIONS_TIMEOUT_MS = SUBMISSION_RUNS * RUN_LIMIT_MS;
+const HOSTILE_TIMEOUT_MS = HOSTILE_RUNS * RUN_LIMIT_MS;
+
 const MEMBER_PATHS = [
   ['dev_id'],
   ['metadata'],
@@ -195,58 +206,66 @@ describe(`POST /api-sensor/iot/sensor-record (generated bodies, seed ${SEED})`, 
     await testApp.close();
   });
 
-  it('never answers 5xx: a 201 with a record, or a 4xx with a JSON message', async () => {
-    let created = 0;
-    await fc.assert(
-      fc.asyncProperty(submission, async ({ text, contentType, format }) => {
-        const response = await submit(testApp.app, text, { token, contentType, format });
+  it(
+    'never answers 5xx: a 201 with a record, or a 4xx with a JSON message',
+    async () => {
+      let created = 0;
+      await fc.assert(
+        fc.asyncProperty(submission, async ({ text, contentType, format }) => {
+          const response = await submit(testApp.app, text, { token, contentType, format });
 
-        expect(response.status).toBeLessThan(500);
-        if (response.status === 201) {
-          created++;
-          // The answer is the stored record: its row, named by Location, carries the nid and uuid the body shows.
-          const nid = Number(/\/node\/(\d+)$/.exec(String(response.headers.location))?.[1]);
-          const [row] = await storedIdentity(nid);
-          expect(row).toBeDefined();
-          if (format === 'xml') {
-            expect(response.text).toContain(`<response><nid><value>${nid}</value></nid><uuid><value>${row!.uuid}</value></uuid>`);
+          expect(response.status).toBeLessThan(500);
+          if (response.status === 201) {
+            created++;
+            // The answer is the stored record: its row, named by Location, carries the nid and uuid the body shows.
+            const nid = Number(/\/node\/(\d+)$/.exec(String(response.headers.location))?.[1]);
+            const [row] = await storedIdentity(nid);
+            expect(row).toBeDefined();
+            if (format === 'xml') {
+              expect(response.text).toContain(`<response><nid><value>${nid}</value></nid><uuid><value>${row!.uuid}</value></uuid>`);
+            } else {
+              expect(JSON.parse(response.text)).toMatchObject({ nid: [{ value: nid }], uuid: [{ value: row!.uuid }] });
+            }
           } else {
-            expect(JSON.parse(response.text)).toMatchObject({ nid: [{ value: nid }], uuid: [{ value: row!.uuid }] });
+            expect(response.status).toBeGreaterThanOrEqual(400);
+            expect(response.headers['content-type']).toMatch(/^application\/json/);
+            expect(typeof response.body.message).toBe('string');
           }
-        } else {
-          expect(response.status).toBeGreaterThanOrEqual(400);
-          expect(response.headers['content-type']).toMatch(/^application\/json/);
-          expect(typeof response.body.message).toBe('string');
-        }
-      }),
-      { numRuns: 1200, seed: SEED },
-    );
+        }),
+        { numRuns: SUBMISSION_RUNS, seed: SEED, plugins: [fc.timeout(RUN_LIMIT_MS)] },
+      );
 
-    expect(await storedCount()).toBe(created);
-  }, 180_000);
+      expect(await storedCount()).toBe(created);
+    },
+    SUBMISSIONS_TIMEOUT_MS,
+  );
 
-  it('survives hostile bodies: never a 5xx, never a row for a body it refused, and never bytes that are not UTF-8', async () => {
-    let stored = await storedCount();
-    await fc.assert(
-      fc.asyncProperty(hostileBody, async (body) => {
-        const response = await submit(testApp.app, body, { token });
-        const rows = await storedCount();
+  it(
+    'survives hostile bodies: never a 5xx, never a row for a body it refused, and never bytes that are not UTF-8',
+    async () => {
+      let stored = await storedCount();
+      await fc.assert(
+        fc.asyncProperty(hostileBody, async (body) => {
+          const response = await submit(testApp.app, body, { token });
+          const rows = await storedCount();
 
-        expect(response.status).toBeLessThan(500);
-        if (!isUtf8(body)) {
-          // Decoded leniently, these bytes would be stored as U+FFFD: the body is refused before it is parsed.
-          expect({ status: response.status, body: response.body }).toEqual({ status: 422, body: { message: MALFORMED_UTF8 } });
-        }
-        if (response.status === 201) {
-          expect(rows).toBe(stored + 1);
-        } else {
-          expect(response.status).toBeGreaterThanOrEqual(400);
-          expect(typeof response.body.message).toBe('string');
-          expect(rows).toBe(stored);
-        }
-        stored = rows;
-      }),
-      { numRuns: 300, seed: SEED },
-    );
-  }, 300_000);
+          expect(response.status).toBeLessThan(500);
+          if (!isUtf8(body)) {
+            // Decoded leniently, these bytes would be stored as U+FFFD: the body is refused before it is parsed.
+            expect({ status: response.status, body: response.body }).toEqual({ status: 422, body: { message: MALFORMED_UTF8 } });
+          }
+          if (response.status === 201) {
+            expect(rows).toBe(stored + 1);
+          } else {
+            expect(response.status).toBeGreaterThanOrEqual(400);
+            expect(typeof response.body.message).toBe('string');
+            expect(rows).toBe(stored);
+          }
+          stored = rows;
+        }),
+        { numRuns: HOSTILE_RUNS, seed: SEED, plugins: [fc.timeout(RUN_LIMIT_MS)] },
+      );
+    },
+    HOSTILE_TIMEOUT_MS,
+  );
 });
