@@ -54,6 +54,19 @@ const INTEGRATION_ASCII_COLUMNS = [
 ];
 /** The signing keys' ids and PEM texts (CreateSigningKeys1764400100000). */
 const SIGNING_KEY_ASCII_COLUMNS = ['oauth_signing_keys.kid', 'oauth_signing_keys.private_key', 'oauth_signing_keys.public_key'];
+/** The alerts' vocabularies, secrets and claims (CreateAlerts1764600100000). */
+const ALERT_ASCII_COLUMNS = [
+  'alerts.channel',
+  'alerts.escalate_channel',
+  'alerts.events',
+  'alerts.format',
+  'alerts.secret',
+  'alert_notifications.claimed_by',
+  'alert_notifications.dedupe_key',
+  'alert_notifications.event',
+  'alert_notifications.recipient',
+  'alert_notifications.status',
+];
 const REPORT_FOREIGN_KEYS = [
   { column: 'revision_uid', table: 'users', referenced: 'uid' },
   { column: 'type', table: 'node_type', referenced: 'type' },
@@ -296,13 +309,27 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
           .filter((column) => column.collation === 'ascii_bin')
           .map((column) => `${column.tableName}.${column.name}`)
           .sort(),
-      ).toEqual([...ASCII_COLUMNS, ...INTEGRATION_ASCII_COLUMNS, ...SENSOR_ASCII_COLUMNS, ...SIGNING_KEY_ASCII_COLUMNS].sort());
+      ).toEqual(
+        [
+          ...ASCII_COLUMNS,
+          ...INTEGRATION_ASCII_COLUMNS,
+          ...SENSOR_ASCII_COLUMNS,
+          ...SIGNING_KEY_ASCII_COLUMNS,
+          ...ALERT_ASCII_COLUMNS,
+        ].sort(),
+      );
       // Device ids are compared exactly (ExactDeviceIds): binary, without trailing-space padding on MariaDB.
-      const deviceIds = ['sensor.dev_id', 'sensor_report.field_sensor_id'];
-      expect(text.filter((column) => deviceIds.includes(`${column.tableName}.${column.name}`)).map((column) => column.collation)).toEqual([
-        'utf8mb4_nopad_bin',
-        'utf8mb4_nopad_bin',
-      ]);
+      const deviceIds = [
+        'sensor.dev_id',
+        'sensor_report.field_sensor_id',
+        'alerts.dev_id',
+        'alert_notifications.dev_id',
+        'sprung_episodes.dev_id',
+        'alert_battery_lows.dev_id',
+      ];
+      expect(text.filter((column) => deviceIds.includes(`${column.tableName}.${column.name}`)).map((column) => column.collation)).toEqual(
+        deviceIds.map(() => 'utf8mb4_nopad_bin'),
+      );
       expect(
         text.filter(
           (column) =>

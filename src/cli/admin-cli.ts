@@ -16,6 +16,7 @@ import { initializeDataSource } from '../database/initialize-data-source.js';
 import { IntegrationsService } from '../integrations/admin/integrations.service.js';
 import { IntegrationEntity } from '../integrations/integration.entity.js';
 import { runBackupCommand } from '../backup/backup.command.js';
+import { AlertsAdmin } from '../alerts/admin/alerts-admin.service.js';
 import { CliError } from '../common/cli/cli-error.js';
 import { firstLine } from '../common/cli/command-options.js';
 import { runCommand } from './commands.js';
@@ -50,6 +51,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
       integrations: new IntegrationsService(dataSource.getRepository(IntegrationEntity), users, config),
       signingKeys: new SigningKeysAdmin(dataSource.getRepository(SigningKeyEntity), systemClock, config),
       records: { dataSource, clock: systemClock },
+      alerts: new AlertsAdmin(dataSource, users, systemClock, config),
     });
     streams.stdout(JSON.stringify(result));
     return 0;

@@ -13,6 +13,9 @@ import { instant, optional, parse, required } from '../common/cli/command-option
 import type { Clock } from '../common/time/clock.js';
 import { runPurgeCommand } from '../retention/purge.commands.js';
 import { runUserDeleteCommand } from '../user-data/user-delete.command.js';
+import { InvalidAlertInputError, UnknownAlertError } from '../alerts/admin/alert-errors.js';
+import { isAlertCommand, runAlertCommand } from '../alerts/admin/alert.commands.js';
+import type { AlertsAdmin } from '../alerts/admin/alerts-admin.service.js';
 import { USAGE } from './usage.js';
 
 export interface CliServices {
@@ -24,6 +27,8 @@ export interface CliServices {
   signingKeys?: SigningKeysAdmin;
   /** Only records:purge and user:delete need them. */
   records?: { dataSource: DataSource; clock: Clock };
+  /** Only the alert:* commands need it. */
+  alerts?: AlertsAdmin;
 }
 
 /**
@@ -36,6 +41,10 @@ export async function runCommand(argv: string[], services: CliServices): Promise
     if (isIntegrationCommand(command)) {
       if (!services.integrations) throw new Error(`${command} needs the integrations service`);
       return await runIntegrationCommand(command, rest, services.integrations);
+    }
+    if (isAlertCommand(command)) {
+      if (!services.alerts) throw new Error(`${command} needs the alerts`);
+      return await runAlertCommand(command, rest, services.alerts);
     }
     if (isKeyCommand(command)) {
       if (!services.signingKeys) throw new Error(`${command} needs the signing keys`);
@@ -130,7 +139,9 @@ export async function runCommand(argv: string[], services: CliServices): Promise
       error instanceof InvalidUserInputError ||
       error instanceof UnknownClientError ||
       error instanceof UnknownIntegrationError ||
-      error instanceof InvalidIntegrationInputError
+      error instanceof InvalidIntegrationInputError ||
+      error instanceof UnknownAlertError ||
+      error instanceof InvalidAlertInputError
     ) {
       throw new CliError(error.message);
     }

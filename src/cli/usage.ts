@@ -5,4 +5,7 @@ export const USAGE =
   ' | user:unblock --username U | user:password --username U --password P | user:delete --username U [--with-records]' +
   ' | integration:create --user U --network tts|chirpstack [--label L] [--dev-id eui|name] | integration:list | integration:revoke --id ID' +
   ' | keys:rotate | keys:list | keys:retire --kid K [--force]' +
-  ' | records:purge --before DATE [--dry-run] | backup --to FILE';
+  ' | records:purge --before DATE [--dry-run] | backup --to FILE' +
+  ' | alert:create --user U --on EVENTS (--webhook URL [--format json|slack|text] [--secret S] | --email ADDRESS) [--sensor DEV_ID]' +
+  ' [--battery-below VOLTS] [--bait-below N] [--remind-after 12h] [--escalate-after 20h (--escalate-webhook URL | --escalate-email ADDRESS)]' +
+  ' | alert:list | alert:delete --id N | alert:test --id N';

@@ -54,6 +54,8 @@ export interface AppConfig {
    * request bodies of records older than `requestBodyDays` emptied; either unset keeps them for ever.
    */
   retention: { recordDays?: number; requestBodyDays?: number };
+  /** Alerts (docs/alerts.md): seconds between two checks for silent sensors and the 24-hour clock. */
+  alerts: { clockIntervalSeconds: number };
   /** The fleet page: the public client it signs in as, when the operator names one. */
   fleetPage: { clientId?: string };
 }
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: metricsConfig(vars),
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
     retention: { recordDays: vars.RECORD_RETENTION_DAYS, requestBodyDays: vars.REQUEST_BODY_RETENTION_DAYS },
+    alerts: { clockIntervalSeconds: vars.ALERT_CLOCK_INTERVAL },
     fleetPage: { clientId: vars.FLEET_PAGE_CLIENT_ID },
   };
 }

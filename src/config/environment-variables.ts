@@ -192,6 +192,13 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(36500)
   REQUEST_BODY_RETENTION_DAYS?: number;
+  // Alerts (docs/alerts.md): how often one instance checks for silent sensors and the sprung
+  // episodes' 24-hour clock; at most 60 s, the promise made for `silent`.
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  ALERT_CLOCK_INTERVAL: number = 15;
 
   // The fleet page (docs/fleet-page.md): the public client it signs in as; without one the service
   // makes its own, `fleet-page`, on first start.

@@ -1,6 +1,8 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AlertOutbox } from '../alerts/alert-outbox.js';
+import { AlertsModule } from '../alerts/alerts.module.js';
 import { UserEntity } from '../auth/users/user.entity.js';
 import { SerializationModule } from '../serialization/serialization.module.js';
 import { BatchAdmissionMiddleware, BatchesInFlight } from './batch/batches-in-flight.js';
@@ -9,18 +11,23 @@ import { SENSOR_RECORD_BATCH_PATH, SensorRecordBatchController } from './batch/s
 import { SENSOR_RECORD_PATH, SensorRecordController } from './sensor-record.controller.js';
 import { SensorRecordEntity } from './sensor-record.entity.js';
 import { SensorRecordService } from './sensor-record.service.js';
-import { SensorRecordWriter } from './sensor-record-writer.js';
+import { DEFAULT_WRITER_LIMITS, SensorRecordWriter } from './sensor-record-writer.js';
 import { SUBMISSION_BODY_LIMIT } from './submission/parse-submission.pipe.js';
 import { submissionBody } from './submission/submission-body.middleware.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SensorRecordEntity, UserEntity]), SerializationModule],
+  imports: [TypeOrmModule.forFeature([SensorRecordEntity, UserEntity]), SerializationModule, AlertsModule],
   controllers: [SensorRecordController, SensorRecordBatchController],
   providers: [
     SensorRecordService,
     BatchesInFlight,
     // A factory: the writer's limits are a plain constructor argument (its unit tests pass smaller ones).
-    { provide: SensorRecordWriter, useFactory: (dataSource: DataSource) => new SensorRecordWriter(dataSource), inject: [DataSource] },
+    // The alerts' outbox is written in each batch's transaction.
+    {
+      provide: SensorRecordWriter,
+      useFactory: (dataSource: DataSource, outbox: AlertOutbox) => new SensorRecordWriter(dataSource, DEFAULT_WRITER_LIMITS, outbox),
+      inject: [DataSource, AlertOutbox],
+    },
   ],
   // The integrations store the records they make from uplinks through the same service and writer.
   // The sensor routes and the records feed render records as GET /node/{nid} does.

@@ -10,6 +10,7 @@ import { DropMigrationsLockTable1764400000000 } from './1764400000000-DropMigrat
 import { CreateSigningKeys1764400100000 } from './1764400100000-CreateSigningKeys.js';
 import { SensorBatteryAndSilence1764500000000 } from './1764500000000-SensorBatteryAndSilence.js';
 import { IndexRecordCreated1764600000000 } from './1764600000000-IndexRecordCreated.js';
+import { CreateAlerts1764600100000 } from './1764600100000-CreateAlerts.js';
 
 /** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
 export const migrations: Array<new () => MigrationInterface> = [
@@ -24,4 +25,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   CreateSigningKeys1764400100000,
   SensorBatteryAndSilence1764500000000,
   IndexRecordCreated1764600000000,
+  CreateAlerts1764600100000,
 ];

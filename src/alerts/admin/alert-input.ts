@@ -1,0 +1,66 @@
+import { ALERT_EVENTS, type AlertEvent, WEBHOOK_FORMATS, type WebhookFormat } from '../alert-events.js';
+import { InvalidAlertInputError } from './alert-errors.js';
+
+const fail = (message: string): never => {
+  throw new InvalidAlertInputError(message);
+};
+
+/** `all`, or a comma list of event names (docs/alerts.md#events). */
+export function parseEvents(text: string): AlertEvent[] {
+  if (text.trim() === 'all') return [...ALERT_EVENTS];
+  const names = text.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(ALERT_EVENTS as readonly string[]).includes(name))
+      fail(`Unknown event "${name}" in --on: use all, or a comma list of ${ALERT_EVENTS.join(', ')}.`);
+  }
+  return [...new Set(names as AlertEvent[])];
+}
+
+/** `90s`, `15m`, `12h` as seconds: at least one second, at most 24 h (the clock's own deadline). */
+export function parseDuration(text: string, option: string): number {
+  const match = /^(\d{1,6})(s|m|h)$/.exec(text.trim());
+  const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'] : NaN;
+  if (!(seconds >= 1 && seconds <= 24 * 3600)) fail(`--${option} must be a duration such as 90s, 15m or 12h, at most 24h (got "${text}").`);
+  return seconds;
+}
+
+/** An http(s) URL, without user and password (they would be logged with the origin). */
+export function parseWebhookUrl(text: string, option: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    fail(`--${option} must be an http:// or https:// URL (got "${text}").`);
+  }
+  if (url!.protocol !== 'http:' && url!.protocol !== 'https:') fail(`--${option} must be an http:// or https:// URL (got "${text}").`);
+  if (url!.username || url!.password) fail(`--${option} must not carry a user name or password; put a token in the path or use --secret.`);
+  return url!.href;
+}
+
+/** One address, `name@host.domain`, as SMTP takes it. */
+export function parseEmail(text: string, option: string): string {
+  if (!/^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/.test(text) || text.length > 254) {
+    fail(`--${option} must be one email address such as trapper@example.org (got "${text}").`);
+  }
+  return text;
+}
+
+export function parseFormat(text: string | undefined): WebhookFormat {
+  if (text === undefined) return 'json';
+  if (!(WEBHOOK_FORMATS as readonly string[]).includes(text))
+    fail(`--format must be one of ${WEBHOOK_FORMATS.join(', ')} (got "${text}").`);
+  return text as WebhookFormat;
+}
+
+/** A positive decimal with at most three decimals, below 1,000,000 (the column's range). */
+export function parseThreshold(text: string, option: string): string {
+  if (!/^\d{1,6}(\.\d{1,3})?$/.test(text.trim()) || Number(text) <= 0)
+    fail(`--${option} must be a positive number such as 3.3 (got "${text}").`);
+  return text.trim();
+}
+
+/** Printable ASCII, 16 to 128 characters. */
+export function parseSecret(text: string): string {
+  if (!/^[\x21-\x7e]{16,128}$/.test(text)) fail('--secret must be 16 to 128 printable ASCII characters, without spaces.');
+  return text;
+}

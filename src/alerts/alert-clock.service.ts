@@ -1,0 +1,64 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { withLeaseIfFree } from '../database/lease.js';
+import { runInTransaction } from '../database/run-in-transaction.js';
+import { raiseSilent } from '../sensor/projection/silent-sensors.js';
+import { AlertOutbox } from './alert-outbox.js';
+import { dueClockSteps } from './sprung-clock.js';
+
+const LEASE = 'alert-clock';
+
+/**
+ * What the clock raises rather than a record (docs/alerts.md): `silent` for sensors that fell
+ * overdue, and the steps of the sprung episodes' 24-hour clock. Every ALERT_CLOCK_INTERVAL seconds
+ * (at most 60), on the one instance that holds the lease at that moment; the others skip the pass.
+ */
+@Injectable()
+export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('AlertClock');
+  private timer?: NodeJS.Timeout;
+  private passing?: Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: AlertOutbox,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.pass(), this.config.alerts.clockIntervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.passing;
+  }
+
+  /** One pass now, unless one is in progress (then that one). */
+  pass(): Promise<void> {
+    this.passing ??= this.run().finally(() => (this.passing = undefined));
+    return this.passing;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      await withLeaseIfFree(this.dataSource, LEASE, async () => {
+        const now = this.clock.now();
+        await raiseSilent(this.dataSource, now, this.config.sensors.heartbeatGraceSeconds, this.outbox);
+        const raised = await runInTransaction(this.dataSource, async (manager) => {
+          const due = await dueClockSteps(manager, now);
+          await this.outbox.add(manager, due);
+          return due.length;
+        });
+        if (raised > 0) this.outbox.committed();
+      });
+    } catch (error) {
+      this.logger.warn(`Could not check the alerts' clock: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

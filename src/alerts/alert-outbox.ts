@@ -1,0 +1,149 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type EntityManager, In } from 'typeorm';
+import { CLOCK, type Clock } from '../common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
+import type { SensorEntity } from '../sensor/sensor.entity.js';
+import { overdueCutoff } from '../sensor/sensor-state.js';
+import { toSensorView } from '../sensor/sensor.view.js';
+import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Recipient } from './alert-events.js';
+import { AlertBatteryLowEntity } from './alert-battery-low.entity.js';
+import { AlertNotificationEntity } from './alert-notification.entity.js';
+import { AlertEntity } from './alert.entity.js';
+import { NotificationSignal } from './notification-signal.js';
+import { notificationText, type TextFacts } from './notification-text.js';
+import { keepEpisodes } from './sprung-episodes.js';
+
+/** What a new notification says; the rest of its row is the outbox's. */
+export interface NewNotification {
+  alert: Pick<AlertEntity, 'id' | 'uid'>;
+  event: NotificationEvent;
+  recipient?: Recipient;
+  sensor: SensorEntity | null;
+  devId: string;
+  at: Date;
+  facts?: Partial<TextFacts>;
+  recordNid?: number | null;
+  episodeId?: number | null;
+  dedupeKey?: string | null;
+}
+
+/** The transitions each alert event follows from. */
+const EVENT_OF = { sprung: 'sprung', reset: 'reset', silent: 'silent', back: 'back', tilted: 'tilted' } as const;
+
+/**
+ * The transactional outbox of the alerts (docs/alerts.md#delivery): turns the transitions of a batch
+ * of records into notification rows in the batch's own transaction, so that a 201 means they will be
+ * sent and a record rolled back sends nothing; keeps the sprung episodes likewise. Only rows are
+ * written here: no receiver is ever waited for on the record's path.
+ */
+@Injectable()
+export class AlertOutbox implements SensorTransitionSink {
+  constructor(
+    private readonly signal: NotificationSignal,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async record(manager: EntityManager, transitions: SensorTransition[]): Promise<void> {
+    const episodes = await keepEpisodes(manager, transitions);
+    const uids = [...new Set(transitions.map((transition) => transition.sensor.uid))];
+    const alerts = await manager.getRepository(AlertEntity).find({ where: { uid: In(uids) }, order: { id: 'ASC' } });
+    if (alerts.length === 0) return;
+    const notifications: NewNotification[] = [];
+    for (const transition of transitions) {
+      const { sensor } = transition;
+      for (const alert of alerts) {
+        if (alert.uid !== sensor.uid || (alert.devId !== null && alert.devId !== sensor.devId)) continue;
+        const event = await this.eventFor(manager, alert, transition);
+        if (!event || !alert.events.includes(event)) continue;
+        notifications.push({
+          alert,
+          event,
+          sensor,
+          devId: sensor.devId,
+          at: transition.at,
+          recordNid: transition.nid,
+          episodeId: episodes.get(transition)?.id ?? null,
+          facts: {
+            // The episode's start: a repeated Sprung does not restart it.
+            sprungAt: episodes.get(transition)?.sprungAt ?? transition.sprungAt,
+            value: transition.value,
+            threshold: Number(event === 'battery_low' ? alert.batteryBelow : alert.baitBelow),
+            tiltSensor: sensor.lastTiltSensor,
+          },
+        });
+      }
+    }
+    await this.add(manager, notifications);
+  }
+
+  committed(): void {
+    this.signal.wake();
+  }
+
+  /** Writes notifications as pending, due now. */
+  async add(manager: EntityManager, notifications: NewNotification[]): Promise<void> {
+    if (notifications.length === 0) return;
+    const now = new Date(this.clock.now());
+    const cutoff = overdueCutoff(now.getTime(), this.config.sensors.heartbeatGraceSeconds);
+    const zone = this.config.siteTimezone;
+    await manager.getRepository(AlertNotificationEntity).insert(
+      notifications.map((notification) => ({
+        alertId: notification.alert.id,
+        uid: notification.alert.uid,
+        devId: notification.devId,
+        event: notification.event,
+        recipient: notification.recipient ?? 'primary',
+        occurredAt: notification.at,
+        text: notificationText(notification.event, {
+          devId: notification.devId,
+          at: notification.at,
+          siteTimezone: zone,
+          now: now.getTime(),
+          alertId: notification.alert.id,
+          ...notification.facts,
+        }),
+        sensor: JSON.stringify(notification.sensor && toSensorView(notification.sensor, cutoff, zone)),
+        recordNid: notification.recordNid ?? null,
+        episodeId: notification.episodeId ?? null,
+        dedupeKey: notification.dedupeKey ?? null,
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        claimedBy: null,
+        claimedUntil: null,
+        created: now,
+        deliveredAt: null,
+        lastError: null,
+      })),
+    );
+  }
+
+  /** The event a transition is for this alert; battery_low fires once per crossing and is armed again above threshold + 0.1 V. */
+  private async eventFor(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
+    switch (transition.kind) {
+      case 'bait':
+        return alert.baitBelow !== null && transition.value! < Number(alert.baitBelow) ? 'bait_low' : null;
+      case 'battery':
+        return alert.batteryBelow !== null && alert.events.includes('battery_low')
+          ? this.batteryCrossing(manager, alert, transition)
+          : null;
+      default:
+        return EVENT_OF[transition.kind];
+    }
+  }
+
+  private async batteryCrossing(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
+    const threshold = Number(alert.batteryBelow);
+    const lows = manager.getRepository(AlertBatteryLowEntity);
+    const key = { alertId: alert.id, uid: transition.sensor.uid, devId: transition.sensor.devId };
+    if (transition.value! > threshold + BATTERY_REARM_VOLTS) {
+      await lows.delete(key);
+      return null;
+    }
+    if (transition.value! >= threshold || (await lows.existsBy(key))) return null;
+    await lows.insert(key);
+    return 'battery_low';
+  }
+}

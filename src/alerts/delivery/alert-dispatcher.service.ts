@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../../common/time/clock.js';
+import { SPRUNG_DEADLINE_SECONDS } from '../alert-events.js';
+import type { AlertNotificationEntity } from '../alert-notification.entity.js';
+import { NotificationSignal } from '../notification-signal.js';
+import { SprungEpisodeEntity } from '../sprung-episode.entity.js';
+import { NotificationClaims } from './notification-claims.js';
+import { NotificationSender } from './notification-sender.js';
+import { backoffMs, type SendOutcome } from './send-outcome.js';
+
+/** Other instances' notifications, and retries that come due, are looked for this often. */
+export const POLL_MS = 500;
+/** Notifications claimed at a time. */
+const CLAIM_BATCH = 20;
+/** Sends to one receiver at once from this instance. */
+const SENDS_PER_RECEIVER = 4;
+/** A notification is tried for this long after it was written, then ends failed. */
+const RETRY_FOR_MS = SPRUNG_DEADLINE_SECONDS * 1000;
+
+/**
+ * Sends the alerts' notifications (docs/alerts.md#delivery): woken at once by this instance's own
+ * commits, and polling every 500 ms for the rest; each notification claimed before it is sent, so
+ * that several instances send different ones, and released with its outcome. A crash between the
+ * send and the mark repeats the send once the claim runs out (at least once, never lost).
+ */
+@Injectable()
+export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('AlertDispatcher');
+  private readonly holder = randomUUID();
+  private readonly claims: NotificationClaims;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private readonly sending = new Map<string, number>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly signal: NotificationSignal,
+    private readonly sender: NotificationSender,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.claims = new NotificationClaims(dataSource, this.holder);
+  }
+
+  onApplicationBootstrap(): void {
+    this.signal.listen(() => this.wake());
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for work now, or once more after the round in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.rounds().finally(() => (this.running = undefined));
+  }
+
+  private async rounds(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        // A full round may leave more, and each send may make the next of its sensor eligible.
+        if ((await this.round()) > 0) this.again = true;
+      } catch (error) {
+        this.logger.warn(`Could not look for notifications: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** Claims what is due and sends it; answers how many it sent. */
+  private async round(): Promise<number> {
+    const due = await this.claims.claim(new Date(this.clock.now()), CLAIM_BATCH);
+    // Several notifications of one sensor never come in one round (only a queue's head is claimed).
+    await Promise.all(due.map((notification) => this.sendOne(notification)));
+    return due.length;
+  }
+
+  private async sendOne(notification: AlertNotificationEntity): Promise<void> {
+    const started = this.clock.now();
+    const target = await this.sender.targetOf(notification);
+    const receiver = target?.receiver ?? 'gone';
+    while ((this.sending.get(receiver) ?? 0) >= SENDS_PER_RECEIVER) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.sending.set(receiver, (this.sending.get(receiver) ?? 0) + 1);
+    let outcome: SendOutcome;
+    try {
+      outcome = target ? await this.sender.send(notification, target) : { kind: 'failed', reason: 'the alert is gone' };
+    } catch (error) {
+      outcome = { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.sending.set(receiver, this.sending.get(receiver)! - 1);
+    }
+    await this.settle(notification, outcome, receiver, started);
+  }
+
+  private async settle(notification: AlertNotificationEntity, outcome: SendOutcome, receiver: string, started: number): Promise<void> {
+    const now = this.clock.now();
+    const line = `notification_id=${notification.id} alert_id=${notification.alertId} event=${notification.event} receiver=${receiver} attempt=${notification.attempts}`;
+    if (outcome.kind === 'delivered') {
+      await this.claims.delivered(notification.id, new Date(now));
+      if (notification.episodeId !== null) await this.firstDelivery(notification.episodeId, new Date(now));
+      this.logger.log(`${line} outcome=delivered${outcome.status ? ` status=${outcome.status}` : ''} ms=${now - started}`);
+      return;
+    }
+    if (outcome.kind === 'retry' && now - notification.created.getTime() < RETRY_FOR_MS) {
+      const next = new Date(now + backoffMs(notification.attempts, outcome.retryAfterMs));
+      await this.claims.retryAt(notification.id, next, outcome.reason);
+      this.logger.warn(`${line} outcome=retry reason="${outcome.reason}" next_attempt_at=${next.toISOString()}`);
+      return;
+    }
+    await this.claims.failed(notification.id, outcome.reason);
+    this.logger.error(`${line} outcome=failed reason="${outcome.reason}"`);
+  }
+
+  private async firstDelivery(episodeId: number, at: Date): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(SprungEpisodeEntity)
+      .set({ firstDeliveredAt: at })
+      .where('id = :episodeId AND first_delivered_at IS NULL', { episodeId })
+      .execute();
+  }
+}

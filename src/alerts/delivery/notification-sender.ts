@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../../common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { AlertChannel, WebhookFormat } from '../alert-events.js';
+import type { AlertNotificationEntity } from '../alert-notification.entity.js';
+import { AlertEntity } from '../alert.entity.js';
+import type { SendOutcome } from './send-outcome.js';
+import { webhookRequest } from './webhook-request.js';
+import { sendWebhook } from './webhook-sender.js';
+
+/** Where one notification goes: the alert's target, or its escalation target. */
+export interface NotificationTarget {
+  channel: AlertChannel;
+  address: string;
+  format: WebhookFormat;
+  secret: string | null;
+  /** What the logs and the per-receiver limit name it by: a URL's origin, never its path or query. */
+  receiver: string;
+}
+
+/** Sends one notification by its channel. */
+@Injectable()
+export class NotificationSender {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The notification's target, read with the alert's secret; null when the alert was deleted. */
+  async targetOf(notification: AlertNotificationEntity): Promise<NotificationTarget | null> {
+    const alert = await this.dataSource
+      .getRepository(AlertEntity)
+      .createQueryBuilder('alert')
+      .addSelect('alert.secret')
+      .where('alert.id = :id', { id: notification.alertId })
+      .getOne();
+    if (!alert) return null;
+    const escalation = notification.recipient === 'escalation' && alert.escalateChannel && alert.escalateTarget;
+    const channel = escalation ? alert.escalateChannel! : alert.channel;
+    const address = escalation ? alert.escalateTarget! : alert.target;
+    return { channel, address, format: alert.format, secret: alert.secret, receiver: receiverName(channel, address) };
+  }
+
+  async send(notification: AlertNotificationEntity, target: NotificationTarget): Promise<SendOutcome> {
+    if (target.channel === 'email') return { kind: 'failed', reason: 'email is not configured' };
+    const request = webhookRequest(notification, target, this.config.baseUrl, Math.floor(this.clock.now() / 1000));
+    return sendWebhook(target.address, request, () => this.clock.now());
+  }
+}
+
+export function receiverName(channel: AlertChannel, address: string): string {
+  if (channel === 'email') return address.slice(address.lastIndexOf('@'));
+  try {
+    return new URL(address).origin;
+  } catch {
+    return 'webhook';
+  }
+}

@@ -1,0 +1,42 @@
+import { type EntityManager, IsNull } from 'typeorm';
+import type { SensorTransition } from '../sensor/projection/sensor-transition.js';
+import { SprungEpisodeEntity } from './sprung-episode.entity.js';
+
+/** The episode a transition opened or closed. */
+export interface EpisodeOf {
+  id: number;
+  sprungAt: Date;
+}
+
+/**
+ * Opens an episode for each `sprung` and closes the sensor's open one for each `reset`, in the
+ * record's transaction; answers the episode each of them opened or closed, by its transition.
+ */
+export async function keepEpisodes(manager: EntityManager, transitions: SensorTransition[]): Promise<Map<SensorTransition, EpisodeOf>> {
+  const touched = new Map<SensorTransition, EpisodeOf>();
+  const episodes = manager.getRepository(SprungEpisodeEntity);
+  for (const transition of transitions) {
+    const { uid, devId } = transition.sensor;
+    if (transition.kind === 'sprung') {
+      const inserted = await episodes.insert({
+        uid,
+        devId,
+        sprungAt: transition.at,
+        sprungNid: transition.nid!,
+        resetAt: null,
+        resetNid: null,
+      });
+      touched.set(transition, { id: Number(inserted.identifiers[0]!.id), sprungAt: transition.at });
+    } else if (transition.kind === 'reset') {
+      const open = await episodes.findOne({ where: { uid, devId, resetAt: IsNull() }, order: { id: 'DESC' } });
+      if (open) touched.set(transition, { id: open.id, sprungAt: open.sprungAt });
+      await manager
+        .createQueryBuilder()
+        .update(SprungEpisodeEntity)
+        .set({ resetAt: transition.at, resetNid: transition.nid })
+        .where('uid = :uid AND dev_id = :devId AND reset_at IS NULL', { uid, devId })
+        .execute();
+    }
+  }
+  return touched;
+}

@@ -1,0 +1,182 @@
+import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { runCommand } from '../src/cli/commands.js';
+import { systemClock } from '../src/common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+import { WebhookReceiver } from './utils/webhook-receiver.js';
+
+/** alert:create, alert:list, alert:delete and alert:test (docs/alerts.md#setting-up), on the application's database. */
+describe('Alert commands', () => {
+  const receiver = new WebhookReceiver();
+  let testApp: TestApp;
+  let cli: (...argv: string[]) => Promise<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    await receiver.start();
+    testApp = await createTestApp();
+    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
+    const alerts = new AlertsAdmin(testApp.dataSource, users, systemClock, testApp.app.get<AppConfig>(APP_CONFIG));
+    cli = (...argv) => runCommand(argv, { users, clients: undefined as never, alerts });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.stop();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    await cli('user:create', '--username', 'fleet-nz', '--password', 'correct horse battery staple');
+  });
+
+  it('creates a webhook alert with a generated secret shown once, lists it without secret or query string, and deletes it', async () => {
+    const created = await cli(
+      'alert:create',
+      '--user',
+      'fleet-nz',
+      '--on',
+      'sprung,silent',
+      '--webhook',
+      'https://ntfy.sh/traps?auth=abc',
+      '--format',
+      'text',
+    );
+
+    expect(created).toEqual({ alert_id: expect.any(Number), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const listed = await cli('alert:list');
+    expect(listed).toEqual({
+      alerts: [
+        expect.objectContaining({
+          alert_id: created.alert_id,
+          user: 'fleet-nz',
+          events: ['sprung', 'silent'],
+          sensor: null,
+          channel: 'webhook',
+          target: 'https://ntfy.sh/traps',
+          format: 'text',
+          remind_after: 43200,
+          escalate_after: null,
+        }),
+      ],
+    });
+    expect(JSON.stringify(listed)).not.toContain(String(created.secret));
+    expect(await cli('alert:delete', '--id', String(created.alert_id))).toEqual({ alert_id: created.alert_id, status: 'deleted' });
+    expect(await cli('alert:list')).toEqual({ alerts: [] });
+  });
+
+  it('takes all events, a sensor, thresholds, durations and an escalation', async () => {
+    const created = await cli(
+      'alert:create',
+      '--user',
+      'fleet-nz',
+      '--on',
+      'all',
+      '--webhook',
+      receiver.url(),
+      '--secret',
+      'a-secret-of-sixteen+',
+      '--sensor',
+      'trap-1',
+      '--battery-below',
+      '3.3',
+      '--bait-below',
+      '20',
+      '--remind-after',
+      '90m',
+      '--escalate-after',
+      '20h',
+      '--escalate-email',
+      'boss@example.org',
+    );
+
+    expect(created.secret).toBe('a-secret-of-sixteen+');
+    expect((await cli('alert:list')).alerts).toEqual([
+      expect.objectContaining({
+        events: [
+          'sprung',
+          'reset',
+          'silent',
+          'back',
+          'battery_low',
+          'tilted',
+          'bait_low',
+          'sprung_reminder',
+          'sprung_escalation',
+          'sprung_deadline',
+        ],
+        sensor: 'trap-1',
+        battery_below: 3.3,
+        bait_below: 20,
+        remind_after: 5400,
+        escalate_after: 72000,
+        escalate_target: 'boss@example.org',
+      }),
+    ]);
+  });
+
+  it.each([
+    [
+      ['--on', 'sprung,eaten', '--webhook', 'https://x.example/h'],
+      'Unknown event "eaten" in --on: use all, or a comma list of sprung, reset, silent, back, battery_low, tilted, bait_low, sprung_reminder, sprung_escalation, sprung_deadline.',
+    ],
+    [['--on', 'sprung', '--webhook', 'ftp://x.example/h'], '--webhook must be an http:// or https:// URL (got "ftp://x.example/h").'],
+    [['--on', 'sprung', '--webhook', 'not a url'], '--webhook must be an http:// or https:// URL (got "not a url").'],
+    [['--on', 'sprung', '--email', 'trapper@'], '--email must be one email address such as trapper@example.org (got "trapper@").'],
+    [
+      ['--on', 'sprung', '--webhook', 'https://x.example/h', '--remind-after', '12 hours'],
+      '--remind-after must be a duration such as 90s, 15m or 12h, at most 24h (got "12 hours").',
+    ],
+    [
+      ['--on', 'sprung', '--webhook', 'https://x.example/h', '--remind-after', '25h'],
+      '--remind-after must be a duration such as 90s, 15m or 12h, at most 24h (got "25h").',
+    ],
+    [['--on', 'sprung'], 'Missing required option --webhook URL or --email ADDRESS.'],
+    [['--on', 'sprung', '--webhook', 'https://x.example/h', '--email', 'a@b.nz'], 'Give --webhook or --email, not both.'],
+    [['--on', 'sprung', '--webhook', 'https://x.example/h', '--format', 'xml'], '--format must be one of json, slack, text (got "xml").'],
+    [
+      ['--on', 'sprung', '--webhook', 'https://x.example/h', '--battery-below', 'low'],
+      '--battery-below must be a positive number such as 3.3 (got "low").',
+    ],
+    [
+      ['--on', 'sprung', '--webhook', 'https://x.example/h', '--escalate-after', '20h'],
+      '--escalate-after needs --escalate-webhook URL or --escalate-email ADDRESS.',
+    ],
+  ])('refuses alert:create %j with one line', async (options, message) => {
+    await expect(cli('alert:create', '--user', 'fleet-nz', ...options)).rejects.toThrow(new Error(message));
+    expect((await cli('alert:list')).alerts).toEqual([]);
+  });
+
+  it('refuses an unknown user and an unknown alert id', async () => {
+    await expect(cli('alert:create', '--user', 'nobody', '--on', 'all', '--webhook', 'https://x.example/h')).rejects.toThrow(/nobody/);
+    await expect(cli('alert:delete', '--id', '999')).rejects.toThrow(new Error('There is no alert with the id 999.'));
+    await expect(cli('alert:test', '--id', 'x')).rejects.toThrow(new Error('--id must be an alert id (a whole number).'));
+  });
+
+  it("alert:test sends a signed test notification now and prints the receiver's answer", async () => {
+    const created = await cli('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', receiver.url('/hook?token=t'));
+    receiver.secret = String(created.secret);
+    receiver.answer = { status: 200, body: 'thanks' };
+
+    const tested = await cli('alert:test', '--id', String(created.alert_id));
+
+    expect(tested).toEqual({
+      alert_id: created.alert_id,
+      notification_id: expect.any(Number),
+      receiver: new URL(receiver.url()).origin,
+      outcome: 'delivered',
+      status: 200,
+      answer: 'thanks',
+    });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]).toMatchObject({
+      path: '/hook?token=t',
+      signed: true,
+      json: { event: 'test', record: null, sensor: null },
+    });
+    const [row] = (await testApp.dataSource.query('SELECT status FROM alert_notifications')) as Array<{ status: string }>;
+    expect(row!.status).toBe('delivered');
+  });
+});

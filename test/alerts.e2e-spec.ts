@@ -1,0 +1,275 @@
+import type { DataSource } from 'typeorm';
+import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { UserEntity } from '../src/auth/users/user.entity.js';
+import { UsersService } from '../src/auth/users/users.service.js';
+import { runCommand } from '../src/cli/commands.js';
+import { siteClockTime } from '../src/alerts/notification-text.js';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
+import { FakeClock } from './utils/fake-clock.js';
+import { type Report, reportBody } from './utils/read-side.js';
+import { submit } from './utils/sensor-record-api.js';
+import { createTestApp, type TestApp } from './utils/test-app.js';
+import { until } from './utils/until.js';
+import { WebhookReceiver } from './utils/webhook-receiver.js';
+
+// The alerts' clock looks every second here (at most 60 s in production), so that `silent` and the
+// 24-hour clock show without long waits.
+process.env.ALERT_CLOCK_INTERVAL = '1';
+
+const HOUR_MS = 3600_000;
+
+/**
+ * Alerts end to end (docs/alerts.md): records submitted over HTTP, notifications written with them,
+ * sent by the dispatcher to a real HTTP receiver that checks the signature.
+ */
+describe('Alerts', () => {
+  const clock = new FakeClock();
+  const receiver = new WebhookReceiver();
+  let testApp: TestApp;
+  let admin: AlertsAdmin;
+  let owner: { accessToken: string; username: string };
+  let other: { accessToken: string; username: string };
+
+  const cli = (...argv: string[]) => runCommand(argv, { users: undefined as never, clients: undefined as never, alerts: admin });
+  const send = async (caller: { accessToken: string }, readings: Report & { tilt?: string; data?: number }) => {
+    const body = reportBody({ timeout: 3600, ...readings }) as { payload_fields: Record<string, unknown> };
+    if (readings.tilt !== undefined) body.payload_fields.field_tilt_sensor = [{ value: readings.tilt }];
+    if (readings.data !== undefined) body.payload_fields.field_data = [{ value: readings.data }];
+    await submit(testApp.app, body, { token: caller.accessToken, format: 'json' }).expect(201);
+  };
+  // Device times from two hours before the clock's now: recent enough that no 24-hour step is due.
+  const deviceInstant = (minutes: number) => new Date(Math.floor(clock.now() / 60_000) * 60_000 - 2 * HOUR_MS + minutes * 60_000);
+  const deviceTime = (minutes: number) => deviceInstant(minutes).toISOString();
+  const siteTime = (minutes: number) => siteClockTime(deviceInstant(minutes), testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone);
+  const createWebhookAlert = async (user: string, on: string, ...more: string[]) => {
+    const created = await cli('alert:create', '--user', user, '--on', on, '--webhook', receiver.url(), ...more);
+    receiver.secret = String(created.secret);
+    return Number(created.alert_id);
+  };
+  const notifications = (dataSource: DataSource) =>
+    dataSource.query('SELECT id, event, status, attempts, dev_id FROM alert_notifications ORDER BY id') as Promise<
+      Array<{ id: number; event: string; status: string; attempts: number; dev_id: string }>
+    >;
+
+  /** Until the dispatcher has marked every notification (a receiver sees a send before it is marked). */
+  const settled = () =>
+    until(async () => (await notifications(testApp.dataSource)).every((notification) => notification.status !== 'pending'));
+
+  beforeAll(async () => {
+    await receiver.start();
+    testApp = await createTestApp({ override: clock.install });
+    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
+    admin = new AlertsAdmin(testApp.dataSource, users, clock, testApp.app.get<AppConfig>(APP_CONFIG));
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.stop();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    clock.reset();
+    receiver.received.length = 0;
+    receiver.answer = { status: 204 };
+    [owner, other] = [await ingestCaller(testApp.app), await ingestCaller(testApp.app)];
+  });
+
+  it('sends sprung once per sprung trap, signed, with the sensor and the record; a repeated Sprung is no second sprung; reset says for how long', async () => {
+    const alertId = await createWebhookAlert(owner.username, 'sprung,reset');
+
+    await send(owner, { dev_id: 'trap-7', time: deviceTime(0) });
+    await send(owner, { dev_id: 'trap-7', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await send(owner, { dev_id: 'trap-7', time: deviceTime(2), event: 'Sprung', status: 'Sprung' });
+    await send(owner, { dev_id: 'trap-7', time: deviceTime(95), event: 'Set', status: 'Set' });
+    await until(() => receiver.received.length >= 2);
+
+    expect(receiver.events()).toEqual(['sprung trap-7', 'reset trap-7']);
+    const [sprung, reset] = receiver.received;
+    expect(sprung!.signed).toBe(true);
+    expect(sprung!.headers['content-type']).toBe('application/json');
+    expect(sprung!.headers['idempotency-key']).toBe(String(sprung!.json!.notification_id));
+    expect(Number(sprung!.headers['x-signature-timestamp'])).toBe(Math.floor(clock.now() / 1000));
+    expect(sprung!.json).toMatchObject({
+      alert_id: alertId,
+      event: 'sprung',
+      occurred_at: deviceTime(1).replace('.000Z', '+00:00'),
+      text: `Trap trap-7 sprung at ${siteTime(1)}`,
+      sensor: { dev_id: 'trap-7', sprung: true, state: 'ok' },
+      record: { nid: expect.any(Number), url: expect.stringMatching(/\/node\/\d+$/) },
+    });
+    expect(Object.keys(sprung!.json!)).toEqual(['notification_id', 'alert_id', 'event', 'occurred_at', 'text', 'sensor', 'record']);
+    expect(reset!.json!.text).toBe(`Trap trap-7 set again at ${siteTime(95)}, after 1 h 34 min sprung`);
+    await settled();
+    expect(await notifications(testApp.dataSource)).toEqual([
+      expect.objectContaining({ event: 'sprung', status: 'delivered', attempts: 1 }),
+      expect.objectContaining({ event: 'reset', status: 'delivered', attempts: 1 }),
+    ]);
+  });
+
+  it("never tells one user's alert of another user's sensor", async () => {
+    await createWebhookAlert(owner.username, 'all');
+
+    await send(other, { dev_id: 'trap-7', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await send(owner, { dev_id: 'trap-8', time: deviceTime(2), event: 'Sprung', status: 'Sprung' });
+    await until(() => receiver.received.length >= 1);
+
+    expect(receiver.events()).toEqual(['sprung trap-8']);
+    expect(await notifications(testApp.dataSource)).toHaveLength(1);
+  });
+
+  it('raises nothing for a late record, and only for the sensor an alert names', async () => {
+    await createWebhookAlert(owner.username, 'sprung,tilted', '--sensor', 'trap-2');
+
+    await send(owner, { dev_id: 'trap-1', time: deviceTime(5), event: 'Sprung', status: 'Sprung' });
+    await send(owner, { dev_id: 'trap-2', time: deviceTime(5) });
+    await send(owner, { dev_id: 'trap-2', time: deviceTime(4), event: 'Sprung', status: 'Sprung', tilt: 'True' });
+    await send(owner, { dev_id: 'trap-2', time: deviceTime(6), tilt: 'Fail' });
+    await until(() => receiver.received.length >= 1);
+
+    expect(receiver.events()).toEqual(['tilted trap-2']);
+    expect(await notifications(testApp.dataSource)).toHaveLength(1);
+  });
+
+  it('sends battery_low once per crossing, armed again only above the threshold + 0.1 V, and bait_low below its level', async () => {
+    await createWebhookAlert(owner.username, 'battery_low,bait_low', '--battery-below', '3.3', '--bait-below', '20');
+
+    for (const [minute, voltage] of [
+      [1, 3.5],
+      [2, 3.2],
+      [3, 3.1],
+      [4, 3.35],
+      [5, 3.25],
+      [6, 3.45],
+      [7, 3.2],
+    ] as const) {
+      await send(owner, { dev_id: 'bait-1', time: deviceTime(minute), voltage });
+    }
+    await send(owner, { dev_id: 'bait-1', time: deviceTime(8), event: 'Baitlevel', data: 25 });
+    await send(owner, { dev_id: 'bait-1', time: deviceTime(9), event: 'Baitlevel', data: 15 });
+    await until(() => receiver.received.length >= 3);
+
+    expect(receiver.events()).toEqual(['battery_low bait-1', 'battery_low bait-1', 'bait_low bait-1']);
+    expect(receiver.received.map((hook) => hook.json!.text)).toEqual([
+      `Sensor bait-1 battery low: 3.2 V, below 3.3 V (at ${siteTime(2)})`,
+      `Sensor bait-1 battery low: 3.2 V, below 3.3 V (at ${siteTime(7)})`,
+      `Bait station bait-1 bait low: 15, below 20 (at ${siteTime(9)})`,
+    ]);
+  });
+
+  it('raises silent by the clock with no traffic at all, and back with the next report', async () => {
+    await createWebhookAlert(owner.username, 'silent,back');
+    await send(owner, { dev_id: 'trap-9', time: deviceTime(0), timeout: 600 });
+
+    // Past the period and the default 15-minute grace: the next pass of the clock finds it.
+    clock.advance((600 + 900 + 1) * 1000);
+    await until(() => receiver.received.length >= 1);
+    expect(receiver.events()).toEqual(['silent trap-9']);
+    expect(receiver.received[0]!.json).toMatchObject({ record: null, sensor: { dev_id: 'trap-9', state: 'overdue' } });
+
+    await send(owner, { dev_id: 'trap-9', time: deviceTime(60), timeout: 600 });
+    await until(() => receiver.received.length >= 2);
+    expect(receiver.events()).toEqual(['silent trap-9', 'back trap-9']);
+    expect(await notifications(testApp.dataSource)).toHaveLength(2);
+  });
+
+  it('keeps the 24-hour clock of a sprung trap: reminder, escalation to the second recipient, deadline; episodes kept', async () => {
+    const escalation = new WebhookReceiver();
+    await escalation.start();
+    try {
+      await createWebhookAlert(
+        owner.username,
+        'sprung',
+        '--remind-after',
+        '12h',
+        '--escalate-after',
+        '20h',
+        '--escalate-webhook',
+        escalation.url('/boss'),
+      );
+      escalation.secret = receiver.secret;
+      const sprungAt = clock.now();
+      await send(owner, { dev_id: 'trap-3', time: new Date(sprungAt).toISOString(), event: 'Sprung', status: 'Sprung' });
+      await until(() => receiver.received.length >= 1);
+
+      clock.advance(12 * HOUR_MS);
+      await until(() => receiver.received.length >= 2);
+      clock.advance(8 * HOUR_MS);
+      await until(() => escalation.received.length >= 1);
+      clock.advance(4 * HOUR_MS);
+      await until(() => receiver.received.length >= 3);
+
+      expect(receiver.events()).toEqual(['sprung trap-3', 'sprung_reminder trap-3', 'sprung_deadline trap-3']);
+      expect(escalation.events()).toEqual(['sprung_escalation trap-3']);
+      expect(escalation.received[0]!.signed).toBe(true);
+      expect(receiver.received[1]!.json!.text).toMatch(/^Reminder: trap trap-3 sprung 12 h ago \(.+\) and not set yet/);
+      const [episode] = (await testApp.dataSource.query('SELECT dev_id, reset_at, first_delivered_at FROM sprung_episodes')) as Array<
+        Record<string, unknown>
+      >;
+      expect(episode).toMatchObject({ dev_id: 'trap-3', reset_at: null });
+      expect(episode!.first_delivered_at).not.toBeNull();
+
+      // Each step once, however many more passes the clock makes.
+      clock.advance(HOUR_MS);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(receiver.received).toHaveLength(3);
+    } finally {
+      await escalation.stop();
+    }
+  });
+
+  it('delivers everything after the receiver was down for a while, in order per sensor', async () => {
+    await createWebhookAlert(owner.username, 'sprung,reset');
+    await receiver.stop();
+
+    for (let minute = 1; minute <= 6; minute++) {
+      const event = minute % 2 ? 'Sprung' : 'Set';
+      for (const devId of ['trap-a', 'trap-b']) await send(owner, { dev_id: devId, time: deviceTime(minute), event, status: event });
+    }
+    // Tried, refused by a closed port, and waiting for their next try.
+    await until(async () => (await notifications(testApp.dataSource)).some((notification) => notification.attempts > 0));
+    await receiver.start();
+    receiver.answer = { status: 503, headers: { 'Retry-After': '30' } };
+    clock.advance(20 * 60_000);
+    await until(async () => (await notifications(testApp.dataSource)).some((notification) => notification.attempts > 1));
+    receiver.answer = { status: 204 };
+    // Past the longest backoff: every notification is due again.
+    clock.advance(20 * 60_000);
+    await until(() => receiver.received.length >= 12);
+
+    for (const devId of ['trap-a', 'trap-b']) {
+      expect(receiver.events().filter((event) => event.endsWith(devId))).toEqual(
+        ['sprung', 'reset', 'sprung', 'reset', 'sprung', 'reset'].map((event) => `${event} ${devId}`),
+      );
+    }
+    await settled();
+    expect((await notifications(testApp.dataSource)).every((notification) => notification.status === 'delivered')).toBe(true);
+  });
+
+  it('ends a notification answered 4xx as failed, without trying again', async () => {
+    await createWebhookAlert(owner.username, 'sprung');
+    receiver.answer = { status: 410 };
+
+    await send(owner, { dev_id: 'trap-4', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await until(async () => (await notifications(testApp.dataSource))[0]?.status === 'failed');
+
+    expect(await notifications(testApp.dataSource)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+  });
+
+  it('posts {"text": …} for Slack and the text itself for ntfy, signed the same way', async () => {
+    await createWebhookAlert(owner.username, 'sprung', '--format', 'slack');
+    const secret = receiver.secret;
+    await createWebhookAlert(owner.username, 'sprung', '--format', 'text', '--secret', secret);
+
+    await send(owner, { dev_id: 'trap-5', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await until(() => receiver.received.length >= 2);
+
+    const bodies = receiver.received.map((hook) => [hook.headers['content-type'], hook.body, hook.signed]).sort();
+    expect(bodies).toEqual([
+      ['application/json', `{"text":"Trap trap-5 sprung at ${siteTime(1)}"}`, true],
+      ['text/plain; charset=utf-8', `Trap trap-5 sprung at ${siteTime(1)}`, true],
+    ]);
+  });
+});
