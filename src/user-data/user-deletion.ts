@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
+import { AlertEntity } from '../alerts/alert.entity.js';
+import { SprungEpisodeEntity } from '../alerts/sprung-episode.entity.js';
 import { AccessTokenEntity } from '../auth/tokens/access-token.entity.js';
 import { RefreshTokenEntity } from '../auth/tokens/refresh-token.entity.js';
 import { UserEntity } from '../auth/users/user.entity.js';
@@ -56,6 +58,9 @@ export async function deleteUser(dataSource: DataSource, user: UserEntity, withR
       ((await manager.delete(AccessTokenEntity, { uid })).affected ?? 0) +
       ((await manager.delete(RefreshTokenEntity, { uid })).affected ?? 0);
     const integrations = (await manager.delete(IntegrationEntity, { uid })).affected ?? 0;
+    // Their alerts (with their notifications, by the foreign key) and their traps' sprung episodes.
+    await manager.delete(AlertEntity, { uid });
+    await manager.delete(SprungEpisodeEntity, { uid });
     await manager.delete(UserEntity, { uid });
     return { late, sensors, tokens, integrations };
   });
