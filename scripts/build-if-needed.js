@@ -22,6 +22,13 @@ if (stale) {
     );
     if (!built) process.exit(1);
   } else {
+    // Said before the build's silent half minute; on stderr, so that `npm run --silent cli` still
+    // prints only its JSON line on stdout.
+    console.error(
+      built
+        ? 'src/ has changed since dist/ was built: building it again (about half a minute)…'
+        : 'dist/ is missing: building it first (npm run build, about half a minute)…',
+    );
     execFileSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
   }
 }

@@ -11,11 +11,13 @@ import { loadEnvFile } from './config/load-env-file.js';
 
 /** The settings file read at start-up, named in a failure line: a bad DATABASE_URL may have come from it. */
 let settingsFile: string | undefined;
+/** The metrics' port of its own, to tell which setting names a port that is taken. */
+let metricsPort: number | undefined;
 
 async function bootstrap(): Promise<void> {
   try {
     settingsFile = loadEnvFile();
-    loadConfig();
+    metricsPort = loadConfig().metrics.port;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -47,8 +49,18 @@ async function bootstrap(): Promise<void> {
   logger.log(`Serving on port ${port} (${config.database.type} database, base ${config.baseUrl})`);
 }
 
+/** What went wrong, in words that say what to change when they can. */
+function failureReason(error: unknown): string {
+  const { code, port } = (error ?? {}) as { code?: string; port?: number };
+  if (code === 'EADDRINUSE' && port !== undefined) {
+    const setting = port === metricsPort ? 'METRICS_PORT' : 'PORT';
+    return `port ${port} is in use by another program. Stop it, or set ${setting} (in .env or the environment) to a free port.`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 bootstrap().catch((error: unknown) => {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = failureReason(error);
   const source = settingsFile ? ` (settings read from ${settingsFile})` : '';
   process.stderr.write(`Failed to start: ${reason}${source}\n`);
   process.exit(1);

@@ -1,4 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { assertBuilt, childEnvironment, scratchDirectory, ServiceProcess } from './utils/built-process.js';
 
@@ -35,6 +37,26 @@ describe('The service as a process', () => {
     expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toEqual({ status: 'ok', version: expect.any(String) });
+  });
+
+  it('names PORT when its port is taken by another program, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      service = new ServiceProcess({
+        cwd: workdir.path,
+        env: childEnvironment({ PORT: String(port), DATABASE_URL: 'sqlite:./records.sqlite', LOG_LEVEL: 'info' }),
+      });
+      const result = await service.exited;
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `Failed to start: port ${port} is in use by another program. Stop it, or set PORT (in .env or the environment) to a free port.\n`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it('says so when there is no .env', async () => {
