@@ -6,7 +6,7 @@ import { UsersService } from '../src/auth/users/users.service.js';
 import { runCommand } from '../src/cli/commands.js';
 import { siteClockTime } from '../src/alerts/notification-text.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
-import { ingestCaller } from './utils/auth-fixtures.js';
+import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { type Report, reportBody } from './utils/read-side.js';
 import { submit } from './utils/sensor-record-api.js';
@@ -29,8 +29,8 @@ describe('Alerts', () => {
   const receiver = new WebhookReceiver();
   let testApp: TestApp;
   let admin: AlertsAdmin;
-  let owner: { accessToken: string; username: string };
-  let other: { accessToken: string; username: string };
+  let owner: Awaited<ReturnType<typeof ingestCaller>>;
+  let other: Awaited<ReturnType<typeof ingestCaller>>;
 
   const cli = (...argv: string[]) => runCommand(argv, { users: undefined as never, clients: undefined as never, alerts: admin });
   const send = async (caller: { accessToken: string }, readings: Report & { tilt?: string; data?: number }) => {
@@ -170,6 +170,8 @@ describe('Alerts', () => {
     expect(receiver.events()).toEqual(['silent trap-9']);
     expect(receiver.received[0]!.json).toMatchObject({ record: null, sensor: { dev_id: 'trap-9', state: 'overdue' } });
 
+    // A token of the clock's present: the first expired while the clock moved.
+    owner.accessToken = (await obtainTokens(testApp.app, owner.client, owner.user)).access_token;
     await send(owner, { dev_id: 'trap-9', time: deviceTime(60), timeout: 600 });
     await until(() => receiver.received.length >= 2);
     expect(receiver.events()).toEqual(['silent trap-9', 'back trap-9']);
