@@ -5,6 +5,7 @@
 import burst from './burst.js';
 import fleetPage from './fleet-page.js';
 import ingest from './ingest.js';
+import purge from './purge.js';
 import readSide from './read-side.js';
 import signing from './signing.js';
 import targets from './targets.js';
@@ -44,4 +45,4 @@ import uplinks from './uplinks.js';
  */
 
 /** @type {Scenario[]} */
-export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, fleetPage, targets];
+export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, fleetPage, purge, targets];
