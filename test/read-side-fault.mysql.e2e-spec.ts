@@ -7,7 +7,6 @@ import { SensorRecordWriter } from '../src/sensor-record/sensor-record-writer.js
 import { sensorRecordRowStub } from './fixtures/sensor-record-row.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { databaseOutage, type DatabaseOutage } from './utils/database-outage.js';
-import { describeOn } from './utils/engine.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { FEED_URL, pathOf, SENSORS_URL } from './utils/read-side.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -28,9 +27,10 @@ interface Download {
  * a fault before the first byte is an ordinary 503; one after it cuts the connection, so that no client
  * takes a truncated answer for a whole one; a client that follows `next` and asks again after a failure
  * gets every record once. On SQLite the outage is another connection's write lock, which readers never
- * wait for (WAL), so these run on MySQL, through a proxy that drops the connections.
+ * wait for (WAL), so the suite runs on MySQL only (`npm run test:mysql`), through a proxy that drops the
+ * connections.
  */
-describeOn('mysql', 'The read routes while the database goes away and comes back', () => {
+describe('The read routes while the database goes away and comes back', () => {
   let outage: DatabaseOutage;
   const clock = new FakeClock();
   let testApp: TestApp;
