@@ -17,8 +17,7 @@ export type AlertEvent = (typeof ALERT_EVENTS)[number];
 /** What a notification may be about: an event, or `alert:test`. */
 export type NotificationEvent = AlertEvent | 'test';
 
-export const ALERT_CHANNELS = ['webhook', 'email'] as const;
-export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+export type AlertChannel = 'webhook' | 'email';
 
 export const WEBHOOK_FORMATS = ['json', 'slack', 'text'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

@@ -37,7 +37,7 @@ function siteDayAndTime(at: Date, timeZone: string): string {
 }
 
 /** `3 h 20 min`, `45 min`, `2 d 1 h` */
-export function spokenDuration(ms: number): string {
+function spokenDuration(ms: number): string {
   const minutes = Math.max(0, Math.round(ms / 60_000));
   const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;

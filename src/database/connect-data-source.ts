@@ -13,7 +13,7 @@ export interface ConnectRetries {
   wait?: (ms: number) => Promise<unknown>;
 }
 
-export const FIRST_RETRY_DELAY_MS = 1000;
+const FIRST_RETRY_DELAY_MS = 1000;
 
 /**
  * How the service and the admin command line open their database: a server that is not there yet

@@ -7,7 +7,7 @@ import { isWriteConflict } from './write-conflict.js';
 
 const TABLE = 'leases';
 /** How long a holder's claim lasts unless renewed: a holder that died blocks the others no longer. */
-export const LEASE_SECONDS = 30;
+const LEASE_SECONDS = 30;
 /** Renewals come this often, three to a claim, so one that fails is followed by another in time. */
 const RENEW_EVERY_MS = (LEASE_SECONDS * 1000) / 3;
 /** Waiters try again after about this long (jittered). */

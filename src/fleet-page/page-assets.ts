@@ -8,7 +8,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
  * Where `npm run build` writes the page (scripts/build.js): the same folder whether this file runs
  * from src/ (the tests) or from dist/.
  */
-export const PAGE_BUILD_DIRECTORY = fileURLToPath(new URL('../../dist/fleet-page/public/', import.meta.url));
+const PAGE_BUILD_DIRECTORY = fileURLToPath(new URL('../../dist/fleet-page/public/', import.meta.url));
 
 /** The files the build writes besides index.html, each served under a name that carries its digest. */
 const ASSET_FILES = ['app.js', 'app.css', 'icon.svg'] as const;

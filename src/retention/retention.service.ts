@@ -7,7 +7,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { RecordPurge } from './record-purge.js';
 
 /** How often each instance checks: the oldest record's age, and (one instance at a time) the purge. */
-export const RETENTION_CHECK_EVERY_MS = 5 * 60 * 1000;
+const RETENTION_CHECK_EVERY_MS = 5 * 60 * 1000;
 const FIRST_CHECK_AFTER_MS = 60 * 1000;
 export const RETENTION_LEASE = 'retention';
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -20,7 +20,7 @@ export function settledUntil(now: number, requestTimeoutMs: number): Date {
   return new Date(Math.floor((now - requestTimeoutMs - SETTLE_EXTRA_MS) / 1000) * 1000);
 }
 
-export function isAfter(a: FeedPoint, b: FeedPoint): boolean {
+function isAfter(a: FeedPoint, b: FeedPoint): boolean {
   const difference = a.changed.getTime() - b.changed.getTime();
   return difference > 0 || (difference === 0 && a.nid > b.nid);
 }

@@ -20,8 +20,8 @@ import { RECORD_CSV_COLUMNS, recordCsvRow } from './record-csv.js';
 import { FeedDocs } from './sensor-record-feed.api-docs.js';
 import { SensorRecordFeedService } from './sensor-record-feed.service.js';
 
-export const FEED_PATH = 'api-sensor/sensor-records';
-export const FEED_FORMATS = [...RESPONSE_FORMATS, 'csv'] as const;
+const FEED_PATH = 'api-sensor/sensor-records';
+const FEED_FORMATS = [...RESPONSE_FORMATS, 'csv'] as const;
 type FeedFormat = (typeof FEED_FORMATS)[number];
 
 /** The records feed: the caller's records since a point, a page at a time (docs/interface.md#get-api-sensorsensor-records). */

@@ -16,7 +16,7 @@ import { SENSOR_LIST_FORMATS, SENSOR_SHOW_FORMATS } from './sensor-formats.js';
 import { ListSensorsDocs, ShowSensorDocs } from './sensors.api-docs.js';
 import { SensorsService } from './sensors.service.js';
 
-export const SENSORS_PATH = 'api-sensor/sensors';
+const SENSORS_PATH = 'api-sensor/sensors';
 type ListFormat = (typeof SENSOR_LIST_FORMATS)[number];
 
 /** The caller's sensors, their state, and one sensor with its latest records (docs/interface.md#sensors). */

@@ -9,7 +9,7 @@ import { readFormatParameter } from './format-parameter.js';
  * (406) after the bearer guard and before the body is looked at, as the record routes refuse an unknown one.
  */
 @Injectable()
-export class JsonOnlyInterceptor implements NestInterceptor {
+class JsonOnlyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     assertOnlyFormat(readFormatParameter(context.switchToHttp().getRequest<Request>().originalUrl), 'json');
     return next.handle();

@@ -38,7 +38,7 @@ type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
  * answer is work on the ingestion path).
  */
 @Injectable()
-export class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Buffer | undefined> {
+class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Buffer | undefined> {
   constructor(
     private readonly serialization: SerializationService,
     private readonly reflector: Reflector,

@@ -36,7 +36,7 @@ export interface SensorRecordModel {
   fields: SensorRecordFields;
 }
 
-export interface SensorRecordFields {
+interface SensorRecordFields {
   batteryVoltage: string | null;
   counter: number | null;
   data: string | null;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 
 /** Debian's chromium package: no browser is downloaded (the machines reach only npm and Debian). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Headless, and quiet on the network: without the background-networking flags Chromium keeps
@@ -71,7 +71,7 @@ export async function openContext(
  * Reads until the check passes, as a person waits for a page to show something: at most
  * BROWSER_TIMEOUT_MS, then the check's own failure (saying what was there) fails the test.
  */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => void): Promise<void> {
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => void): Promise<void> {
   const deadline = Date.now() + BROWSER_TIMEOUT_MS;
   for (;;) {
     const value = await read();

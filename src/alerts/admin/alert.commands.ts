@@ -4,7 +4,7 @@ import type { AlertChannel } from '../alert-events.js';
 import { parseDuration, parseEmail, parseEvents, parseFormat, parseSecret, parseThreshold, parseWebhookUrl } from './alert-input.js';
 import type { AlertsAdmin } from './alerts-admin.service.js';
 
-export const ALERT_COMMANDS = ['alert:create', 'alert:list', 'alert:delete', 'alert:test'] as const;
+const ALERT_COMMANDS = ['alert:create', 'alert:list', 'alert:delete', 'alert:test'] as const;
 export type AlertCommand = (typeof ALERT_COMMANDS)[number];
 
 export function isAlertCommand(command: string | undefined): command is AlertCommand {

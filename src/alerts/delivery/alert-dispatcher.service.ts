@@ -11,7 +11,7 @@ import { NotificationSender } from './notification-sender.js';
 import { backoffMs, type SendOutcome } from './send-outcome.js';
 
 /** Other instances' notifications, and retries that come due, are looked for this often. */
-export const POLL_MS = 500;
+const POLL_MS = 500;
 /** Notifications claimed at a time. */
 const CLAIM_BATCH = 20;
 /** Sends to one receiver at once from this instance. */

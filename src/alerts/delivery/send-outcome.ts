@@ -16,7 +16,7 @@ export function outcomeOfStatus(status: number, retryAfter: string | null, now: 
 }
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, now: number): number | undefined {
+function retryAfterMs(value: string | null, now: number): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

@@ -36,7 +36,7 @@ export function webhookRequest(
 }
 
 /** Hex HMAC-SHA256 of "<timestamp>.<body>" with the alert's secret. */
-export function signature(secret: string, timestamp: string, body: string): string {
+function signature(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 

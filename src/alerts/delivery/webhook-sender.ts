@@ -2,9 +2,9 @@ import type { WebhookRequest } from './webhook-request.js';
 import { outcomeOfStatus, type SendOutcome } from './send-outcome.js';
 
 /** A send gives up after this long: connecting, sending and the answer's headers together. */
-export const WEBHOOK_TIMEOUT_MS = 5000;
+const WEBHOOK_TIMEOUT_MS = 5000;
 /** The answer's body is read up to this much (shown by alert:test, kept short in the log). */
-export const ANSWER_LIMIT_BYTES = 64 * 1024;
+const ANSWER_LIMIT_BYTES = 64 * 1024;
 
 /**
  * POSTs a webhook request: redirects are not followed (the answer is the outcome), at most 5 s, and

@@ -9,7 +9,7 @@ import { RefreshTokenEntity } from '../tokens/refresh-token.entity.js';
 import { LoginFloodService } from './login-flood.service.js';
 
 /** The lease of the one instance pruning at a time (src/database/lease.ts). */
-export const PRUNE_LEASE = 'token-housekeeping';
+const PRUNE_LEASE = 'token-housekeeping';
 
 /**
  * Drops tokens and failures that can no longer matter; the tables would otherwise only grow. Runs

@@ -1,6 +1,6 @@
 import { InvalidUserInputError } from './user-errors.js';
 
-export const MIN_PASSWORD_LENGTH = 10;
+const MIN_PASSWORD_LENGTH = 10;
 
 export const PASSWORD_RULE = `The password must be at least ${MIN_PASSWORD_LENGTH} characters long, not one character repeated, and not the user name.`;
 

@@ -13,7 +13,7 @@ type ClientError = Error & { code?: string };
  * over Node's limit, 413 for chunk extensions over it, 400 for the rest (a malformed request, a body
  * cut short).
  */
-export function clientErrorAnswer(error: ClientError, bodyTimeoutMs: number): { status: number; message: string } {
+function clientErrorAnswer(error: ClientError, bodyTimeoutMs: number): { status: number; message: string } {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, message: `The request was not received in full within ${bodyTimeoutMs} ms.` };

@@ -6,7 +6,7 @@ import { ApiException } from '../errors/api-exception.js';
 /** Read by the format negotiation, never by a DTO. */
 const FORMAT_PARAMETER = '_format';
 
-export const QUERY_MESSAGES = {
+const QUERY_MESSAGES = {
   repeated: 'This parameter is given more than once.',
   unknown: 'This parameter is not recognised.',
 } as const;

@@ -4,9 +4,9 @@ import { isLowBattery, STATE_WORDS, STATES, timeAgo, volts, type SensorState } f
 import type { Session } from './session';
 
 /** Rows drawn at once: the table stays quick with ten thousand sensors, a page at a time. */
-export const ROWS_PER_PAGE = 100;
+const ROWS_PER_PAGE = 100;
 /** The fleet reloads itself this often while it is shown. */
-export const REFRESH_EVERY_MS = 30_000;
+const REFRESH_EVERY_MS = 30_000;
 
 type SortKey = 'dev_id' | 'state' | 'sprung' | 'battery' | 'heard';
 
@@ -256,7 +256,7 @@ export class FleetView {
   }
 }
 
-export function sensorHash(devId: string): string {
+function sensorHash(devId: string): string {
   return `#/sensors/${encodeURIComponent(devId)}`;
 }
 

@@ -45,9 +45,9 @@ export function duration(milliseconds: number): string {
  * moment it was sprung. `due` until 12 h, `soon` (amber) after 12 h, `urgent` (red) after 20 h,
  * `passed` after 24 h, the hours the reminder, the escalation and the deadline of the alerts.
  */
-export type SprungLevel = 'due' | 'soon' | 'urgent' | 'passed';
+type SprungLevel = 'due' | 'soon' | 'urgent' | 'passed';
 
-export const SPRUNG_DEADLINE_MS = 24 * HOUR;
+const SPRUNG_DEADLINE_MS = 24 * HOUR;
 const SOON_AFTER_MS = 12 * HOUR;
 const URGENT_AFTER_MS = 20 * HOUR;
 
@@ -72,7 +72,7 @@ export function sprungClock(sprungAt: number, now: number): SprungClock {
 }
 
 /** Below this a battery is marked low when no alert names a threshold of its own. */
-export const DEFAULT_LOW_BATTERY_VOLTS = 3.3;
+const DEFAULT_LOW_BATTERY_VOLTS = 3.3;
 
 /** Whether a voltage (a decimal string, as the API gives it) is under the threshold; false when unknown. */
 export function isLowBattery(voltage: string | null | undefined, thresholdVolts = DEFAULT_LOW_BATTERY_VOLTS): boolean {

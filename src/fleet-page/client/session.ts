@@ -14,7 +14,7 @@ interface TokenAnswer {
 export class SignInError extends Error {}
 
 /** The session is over (refresh refused, or signed out): the page asks for the password again. */
-export class SessionEnded extends Error {}
+class SessionEnded extends Error {}
 
 /** Refresh this long before the access token expires, so that a request never carries an expired one. */
 const REFRESH_MARGIN_MS = 30_000;

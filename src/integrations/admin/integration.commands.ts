@@ -2,7 +2,7 @@ import { CliError } from '../../common/cli/cli-error.js';
 import { instant, optional, parse, required } from '../../common/cli/command-options.js';
 import type { IntegrationsService } from './integrations.service.js';
 
-export const INTEGRATION_COMMANDS = ['integration:create', 'integration:list', 'integration:revoke'] as const;
+const INTEGRATION_COMMANDS = ['integration:create', 'integration:list', 'integration:revoke'] as const;
 export type IntegrationCommand = (typeof INTEGRATION_COMMANDS)[number];
 
 export function isIntegrationCommand(command: string | undefined): command is IntegrationCommand {

@@ -41,7 +41,7 @@ export class ParseUplinkPipe implements PipeTransform<RawSubmission, Record<stri
   constructor(private readonly network: IntegrationNetwork) {}
 
   transform(body: RawSubmission): Record<string, unknown> {
-    const mediaType = mediaTypeOf(body.contentType);
+    const mediaType = mediaTypeOf(body.contentType)?.type;
     if (!body.tooLarge && mediaType !== undefined && PROTOBUF_MEDIA_TYPES.has(mediaType)) {
       throw new ApiException(415, PROTOBUF_MESSAGES[this.network]);
     }

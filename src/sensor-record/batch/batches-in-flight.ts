@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config.js';
 
 /** 503 when every place for a batch is taken (docs/interface.md#batches-of-reports). */
 export const BATCHES_BUSY_MESSAGE = 'Too many batches are being received at once; nothing was stored. Please retry.';
-export const BATCHES_BUSY_RETRY_AFTER = '1';
+const BATCHES_BUSY_RETRY_AFTER = '1';
 
 /**
  * The batches this instance holds at once, from the first byte of a body read to the last byte of its

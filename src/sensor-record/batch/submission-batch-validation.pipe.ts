@@ -30,7 +30,7 @@ const SUBMISSION_BODY: ArgumentMetadata = { type: 'body', metatype: CreateSensor
  * answers one 406 listing every violation of every submission, each path under its index
  * (`[3].payload_fields.field_event`), bounded as the single route's message is.
  */
-export class SubmissionBatchValidationPipe implements PipeTransform<Record<string, unknown>[], Promise<ValidatedSubmission[]>> {
+class SubmissionBatchValidationPipe implements PipeTransform<Record<string, unknown>[], Promise<ValidatedSubmission[]>> {
   async transform(submissions: Record<string, unknown>[]): Promise<ValidatedSubmission[]> {
     const validated: CreateSensorRecordDto[] = [];
     const violations: string[] = [];

@@ -4,7 +4,7 @@ import type { SubmittedTime } from '../values/device-time.js';
 import { GatewayDto } from './gateway.dto.js';
 
 /** Network servers list the gateways that heard a report: a handful in practice. */
-export const MAX_GATEWAYS = 100;
+const MAX_GATEWAYS = 100;
 
 export class MetadataDto {
   /** As the device sent it (quoted verbatim in the title) and as it reads. */

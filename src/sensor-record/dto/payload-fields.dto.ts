@@ -2,9 +2,9 @@ import { SENSOR_REPORT_BUNDLE } from '../../serialization/sensor-record.model.js
 import { Unwrapped } from '../validation/member.decorators.js';
 import { choice, decimal, integer, INT32_MAX, macAddress, text } from '../validation/member-rules.js';
 
-export const SENSOR_EVENTS = ['Sprung', 'Set', 'Vibration', 'Heartbeat', 'Baitlevel'] as const;
-export const SENSOR_STATUSES = ['Sprung', 'Set', 'Baitlevel'] as const;
-export const TILT_SENSOR_STATES = ['True', 'False', 'Fail', 'NotInstalled'] as const;
+const SENSOR_EVENTS = ['Sprung', 'Set', 'Vibration', 'Heartbeat', 'Baitlevel'] as const;
+const SENSOR_STATUSES = ['Sprung', 'Set', 'Baitlevel'] as const;
+const TILT_SENSOR_STATES = ['True', 'False', 'Fail', 'NotInstalled'] as const;
 
 /** `field_timeout` of a submission without one: a heartbeat a day. */
 export const DEFAULT_HEARTBEAT_TIMEOUT = 86_400;

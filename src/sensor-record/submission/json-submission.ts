@@ -1,3 +1,4 @@
+import { parse as parseContentType } from 'content-type';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { bodyTooLargeMessage } from '../../common/http/route-messages.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
@@ -66,21 +67,25 @@ export function foreignTypeLink(submission: Record<string, unknown>, typeHref: s
   return typeof href === 'string' ? href : JSON.stringify(href);
 }
 
-/** The media type of a Content-Type header, lower-cased (undefined when there is no header). */
-export function mediaTypeOf(header: string | undefined): string | undefined {
-  return header?.split(';')[0]!.trim().toLowerCase();
+/**
+ * The media type of a Content-Type header, lower-cased, and its charset parameter; undefined when there
+ * is no header or RFC 9110 §8.3 cannot read it (content-type parses it).
+ */
+export function mediaTypeOf(header: string | undefined): { type: string; charset?: string } | undefined {
+  if (header === undefined) return undefined;
+  try {
+    const { type, parameters } = parseContentType(header);
+    return { type, charset: parameters.charset };
+  } catch {
+    return undefined;
+  }
 }
 
 function assertJsonContentType(header: string | undefined, mediaTypes: ReadonlySet<string>): void {
   if (!header?.trim()) throw new ApiException(415, 'No "Content-Type" request header specified');
-  const [mediaType, ...parameters] = header.split(';').map((part) => part.trim());
-  if (!mediaTypes.has(mediaType!.toLowerCase())) throw new ApiException(415, unsupportedContentTypeMessage(header));
-  const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter));
-  const name = charset
-    ?.slice(charset.indexOf('=') + 1)
-    .trim()
-    .replace(/^"(.*)"$/, '$1');
-  if (name !== undefined && !UTF8_CHARSETS.has(name.toLowerCase())) {
-    throw new ApiException(415, `The request body must be UTF-8 JSON; charset "${name}" is not supported.`);
+  const parsed = mediaTypeOf(header);
+  if (!parsed || !mediaTypes.has(parsed.type)) throw new ApiException(415, unsupportedContentTypeMessage(header));
+  if (parsed.charset !== undefined && !UTF8_CHARSETS.has(parsed.charset.toLowerCase())) {
+    throw new ApiException(415, `The request body must be UTF-8 JSON; charset "${parsed.charset}" is not supported.`);
   }
 }

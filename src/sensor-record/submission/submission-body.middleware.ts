@@ -46,4 +46,4 @@ export function assertSubmissionReadable(request: Request): void {
 }
 
 /** The 400 of a body that its Content-Encoding (gzip, deflate, br) does not decode. */
-export const undecodableBodyMessage = (encoding: string) => `The request body is not valid ${encoding} data, as its Content-Encoding says.`;
+const undecodableBodyMessage = (encoding: string) => `The request body is not valid ${encoding} data, as its Content-Encoding says.`;

@@ -29,7 +29,7 @@ export function trapStatusOf(record: Pick<NewSensorRecordRow, 'fieldStatus' | 'f
 }
 
 /** A tilt sensor that reports the trap knocked over, or itself broken. */
-export function isTilted(tiltSensor: string | null | undefined): boolean {
+function isTilted(tiltSensor: string | null | undefined): boolean {
   return tiltSensor === 'True' || tiltSensor === 'Fail';
 }
 

@@ -6,9 +6,7 @@ import type { SensorEntity } from '../sensor.entity.js';
  * record's step (sensor-step.ts) or the silence check (silent-sensors.ts), and handed on to whatever
  * follows the sensor's changes (the alerts).
  */
-export const SENSOR_TRANSITIONS = ['sprung', 'reset', 'silent', 'back', 'battery', 'tilted', 'bait'] as const;
-
-export type SensorTransitionKind = (typeof SENSOR_TRANSITIONS)[number];
+type SensorTransitionKind = 'sprung' | 'reset' | 'silent' | 'back' | 'battery' | 'tilted' | 'bait';
 
 export interface SensorTransition {
   kind: SensorTransitionKind;

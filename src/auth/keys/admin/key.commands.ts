@@ -3,7 +3,7 @@ import { instant, parse, required } from '../../../common/cli/command-options.js
 import { KeyRetirementRefusedError, UnknownSigningKeyError } from './signing-key-errors.js';
 import type { SigningKeysAdmin } from './signing-keys-admin.service.js';
 
-export const KEY_COMMANDS = ['keys:rotate', 'keys:list', 'keys:retire'] as const;
+const KEY_COMMANDS = ['keys:rotate', 'keys:list', 'keys:retire'] as const;
 export type KeyCommand = (typeof KEY_COMMANDS)[number];
 
 export function isKeyCommand(command: string | undefined): command is KeyCommand {

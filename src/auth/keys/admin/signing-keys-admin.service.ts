@@ -15,7 +15,7 @@ import { KeyRetirementRefusedError, UnknownSigningKeyError } from './signing-key
 /** Two instances' clocks may differ by this much (docs/interface.md#paging-and-its-guarantee). */
 const CLOCK_SPREAD_SECONDS = 1;
 
-export type KeyState = 'signing' | 'next' | 'verifying' | 'retired';
+type KeyState = 'signing' | 'next' | 'verifying' | 'retired';
 
 export interface ListedKey {
   kid: string;
