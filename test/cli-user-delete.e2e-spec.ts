@@ -1,3 +1,4 @@
+import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { ClientsService } from '../src/auth/clients/clients.service.js';
 import { OAuthClientEntity } from '../src/auth/clients/oauth-client.entity.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
@@ -6,6 +7,7 @@ import { UsersService } from '../src/auth/users/users.service.js';
 import { CliError } from '../src/common/cli/cli-error.js';
 import { runCommand, type CliServices } from '../src/cli/commands.js';
 import { systemClock } from '../src/common/time/clock.js';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { IntegrationsService } from '../src/integrations/admin/integrations.service.js';
 import { IntegrationEntity } from '../src/integrations/integration.entity.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
@@ -28,6 +30,7 @@ describe(`user:delete (${testEngine})`, () => {
     records: await rowsOf('sensor_report', uid),
     sensors: await rowsOf('sensor', uid),
     integrations: await rowsOf('integrations', uid),
+    alerts: await rowsOf('alerts', uid),
     accessTokens: await rowsOf('oauth_access_tokens', uid),
     refreshTokens: await rowsOf('oauth_refresh_tokens', uid),
   });
@@ -42,6 +45,7 @@ describe(`user:delete (${testEngine})`, () => {
         baseUrl: 'https://sensors.example.org',
       }),
       records: { dataSource: testApp.dataSource, clock: systemClock },
+      alerts: new AlertsAdmin(testApp.dataSource, users, systemClock, testApp.app.get<AppConfig>(APP_CONFIG)),
     };
   });
 
@@ -67,14 +71,23 @@ describe(`user:delete (${testEngine})`, () => {
     await read(testApp.app, `${SENSORS_URL}?_format=json`, owner.accessToken).expect(200);
   });
 
-  it('deletes a user without records, with their tokens and integrations; their token is refused from then on', async () => {
+  it('deletes a user without records, with their tokens, integrations and alerts; their token is refused from then on', async () => {
     const owner = await ingestCaller(testApp.app);
     await runCommand(['integration:create', '--user', owner.username, '--network', 'tts'], cli);
+    await runCommand(['alert:create', '--user', owner.username, '--on', 'sprung', '--webhook', 'https://alerts.example.org/traps'], cli);
 
     const printed = await runCommand(['user:delete', '--username', owner.username], cli);
 
-    expect(printed).toEqual({ uid: owner.uid, status: 'deleted', records: 0, sensors: 0, integrations: 1, revoked_tokens: 2 });
-    expect(await everythingOf(owner.uid)).toEqual({ users: 0, records: 0, sensors: 0, integrations: 0, accessTokens: 0, refreshTokens: 0 });
+    expect(printed).toEqual({ uid: owner.uid, status: 'deleted', records: 0, sensors: 0, integrations: 1, alerts: 1, revoked_tokens: 2 });
+    expect(await everythingOf(owner.uid)).toEqual({
+      users: 0,
+      records: 0,
+      sensors: 0,
+      integrations: 0,
+      alerts: 0,
+      accessTokens: 0,
+      refreshTokens: 0,
+    });
     await read(testApp.app, `${SENSORS_URL}?_format=json`, owner.accessToken).expect(403);
   });
 
@@ -88,8 +101,24 @@ describe(`user:delete (${testEngine})`, () => {
 
     const printed = await runCommand(['user:delete', '--username', owner.username, '--with-records'], cli);
 
-    expect(printed).toEqual({ uid: owner.uid, status: 'deleted', records: 1200, sensors: 3, integrations: 0, revoked_tokens: 2 });
-    expect(await everythingOf(owner.uid)).toEqual({ users: 0, records: 0, sensors: 0, integrations: 0, accessTokens: 0, refreshTokens: 0 });
+    expect(printed).toEqual({
+      uid: owner.uid,
+      status: 'deleted',
+      records: 1200,
+      sensors: 3,
+      integrations: 0,
+      alerts: 0,
+      revoked_tokens: 2,
+    });
+    expect(await everythingOf(owner.uid)).toEqual({
+      users: 0,
+      records: 0,
+      sensors: 0,
+      integrations: 0,
+      alerts: 0,
+      accessTokens: 0,
+      refreshTokens: 0,
+    });
     expect(await everythingOf(other.uid)).toEqual(othersBefore);
     await read(testApp.app, `${SENSORS_URL}/trap-0?_format=json`, other.accessToken).expect(200);
   });

@@ -19,6 +19,7 @@ export async function runUserDeleteCommand(args: string[], users: UsersService, 
       records: deleted.records,
       sensors: deleted.sensors,
       integrations: deleted.integrations,
+      alerts: deleted.alerts,
       revoked_tokens: deleted.tokens,
     };
   } catch (error) {

@@ -20,6 +20,7 @@ export interface UserDeleted {
   records: number;
   sensors: number;
   integrations: number;
+  alerts: number;
   tokens: number;
 }
 
@@ -59,16 +60,17 @@ export async function deleteUser(dataSource: DataSource, user: UserEntity, withR
       ((await manager.delete(RefreshTokenEntity, { uid })).affected ?? 0);
     const integrations = (await manager.delete(IntegrationEntity, { uid })).affected ?? 0;
     // Their alerts (with their notifications, by the foreign key) and their traps' sprung episodes.
-    await manager.delete(AlertEntity, { uid });
+    const alerts = (await manager.delete(AlertEntity, { uid })).affected ?? 0;
     await manager.delete(SprungEpisodeEntity, { uid });
     await manager.delete(UserEntity, { uid });
-    return { late, sensors, tokens, integrations };
+    return { late, sensors, tokens, integrations, alerts };
   });
   return {
     uid,
     records: deleted.records + rest.late,
     sensors: deleted.sensors + rest.sensors,
     integrations: rest.integrations,
+    alerts: rest.alerts,
     tokens: rest.tokens,
   };
 }
