@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import type { ColumnMetadata } from './column-metadata.js';
 
 // For statements written as plain SQL with `?` placeholders (both drivers take them): values go in and
 // come out exactly as the entity's repository would write and read them (booleans as 0/1, instants as

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { SensorRecordEntity } from './sensor-record.entity.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
+import type { ColumnMetadata } from '../database/column-metadata.js';
 
 /**
  * Parameters one statement may bind: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32);

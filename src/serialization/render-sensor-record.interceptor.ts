@@ -11,6 +11,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
+import etag from 'etag';
 import { APP_CONFIG } from '../config/app-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import { negotiateFormat } from './format-negotiation.js';
@@ -25,8 +26,6 @@ interface RenderOptions {
 }
 
 const RENDER_OPTIONS = Symbol('renderSensorRecordOptions');
-
-type EtagFunction = (body: Buffer, encoding?: string) => string | undefined;
 
 /**
  * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
@@ -60,8 +59,8 @@ class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel
           response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
           return body;
         }
-        const etag = (request.app.get('etag fn') as EtagFunction | undefined)?.(body, 'utf8');
-        if (etag) response.setHeader('ETag', etag);
+        // Express's own ETag (its default setting, weak), from the package Express computes it with.
+        response.setHeader('ETag', etag(body, { weak: true }));
         // A GET whose If-None-Match names this ETag: no body, and Express's send() answers 304 as before.
         if (request.fresh) return undefined;
         return body;

@@ -1,8 +1,8 @@
 import { type DataSource, type EntityManager, In } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { SensorEntity } from '../sensor.entity.js';
 import { applyRecord, type ProjectedRecord } from './sensor-step.js';
 import type { SensorTransition } from './sensor-transition.js';
+import type { ColumnMetadata } from '../../database/column-metadata.js';
 
 interface Dialect {
   /** Inserts a row that is not there yet; leaves one that is (locked, on MySQL). */
