@@ -8,7 +8,7 @@ import { siteClockTime } from '../src/alerts/notification-text.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
-import { type Report, reportBody } from './utils/read-side.js';
+import { read, type Report, reportBody } from './utils/read-side.js';
 import { submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
@@ -259,6 +259,39 @@ describe('Alerts', () => {
     await until(async () => (await notifications(testApp.dataSource))[0]?.status === 'failed');
 
     expect(await notifications(testApp.dataSource)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+  });
+
+  it("lists the caller's own sprung episodes since a time, with whether each was set within 24 hours, in JSON and CSV", async () => {
+    await send(owner, { dev_id: 'trap-e', time: deviceTime(0), event: 'Sprung', status: 'Sprung' });
+    await send(owner, { dev_id: 'trap-e', time: deviceTime(90), event: 'Set', status: 'Set' });
+    await send(owner, { dev_id: 'trap-f', time: deviceTime(100), event: 'Sprung', status: 'Sprung' });
+    await send(other, { dev_id: 'trap-g', time: deviceTime(100), event: 'Sprung', status: 'Sprung' });
+    const since = encodeURIComponent(deviceTime(-1));
+
+    const json = await read(testApp.app, `/api-sensor/sprung-episodes?since=${since}`, owner.accessToken).expect(200);
+    const csv = await read(testApp.app, `/api-sensor/sprung-episodes?since=${since}&_format=csv`, owner.accessToken).expect(200);
+    const later = await read(testApp.app, `/api-sensor/sprung-episodes?since=${encodeURIComponent(deviceTime(95))}`, owner.accessToken);
+
+    const utc = (minutes: number) => deviceTime(minutes).replace('.000Z', '+00:00');
+    expect(JSON.parse(json.body as string)).toEqual({
+      episodes: [
+        { dev_id: 'trap-e', sprung_at: utc(0), reset_at: utc(90), first_notified_at: null, hours_sprung: 1.5, reset_within_24h: true },
+        {
+          dev_id: 'trap-f',
+          sprung_at: utc(100),
+          reset_at: null,
+          first_notified_at: null,
+          hours_sprung: expect.any(Number),
+          reset_within_24h: null,
+        },
+      ],
+    });
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect((csv.body as string).split('\r\n')[0]).toBe('dev_id,sprung_at,reset_at,first_notified_at,hours_sprung,reset_within_24h');
+    expect(csv.body as string).toContain(`trap-e,${utc(0)},${utc(90)},,1.5,`);
+    expect(JSON.parse(later.body as string).episodes.map((episode: { dev_id: string }) => episode.dev_id)).toEqual(['trap-f']);
+    await read(testApp.app, '/api-sensor/sprung-episodes?since=yesterday', owner.accessToken).expect(400);
+    await read(testApp.app, '/api-sensor/sprung-episodes').expect(403);
   });
 
   it('posts {"text": …} for Slack and the text itself for ntfy, signed the same way', async () => {
