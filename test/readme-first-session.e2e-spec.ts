@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { childEnvironment, PROJECT_ROOT, run, ServiceProcess } from './utils/built-process.js';
+import { type BuiltService, buildService } from './utils/built-service.js';
+
+/** The README's first session: its first `sh` block, as a reader pastes it. */
+function firstSessionScript(): string {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## A first session\n'));
+  const block = /\n```sh\n([\s\S]*?)\n```\n/.exec(section);
+  if (!block) throw new Error('README.md has no sh block under "## A first session"');
+  return block[1]!;
+}
+
+/** A port nothing listens on now: the script reads the service's PORT from .env, as a reader's does. */
+const freePort = () =>
+  new Promise<number>((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+
+/**
+ * The service started from a directory with a .env, then the README's script pasted whole into bash
+ * in that directory: every step answers as the README's comments show, with no value copied by hand.
+ */
+describe("README's first session", () => {
+  let built: BuiltService;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    built = await buildService();
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    built?.remove();
+  });
+
+  it('runs as pasted against the started service: client, user, tokens, a record, a refresh, the sensor, blocking', async () => {
+    const port = await freePort();
+    writeFileSync(join(built.directory, '.env'), `PORT=${port}\nDATABASE_URL=sqlite:./records.sqlite\n`);
+    service = new ServiceProcess({ cwd: built.directory, env: childEnvironment({ LOG_LEVEL: 'info' }) });
+    expect(await service.serving()).toBe(port);
+
+    const session = await run('bash', ['-c', firstSessionScript()], { cwd: built.directory, env: childEnvironment() });
+
+    expect(session.stderr).toBe('');
+    expect(session.code).toBe(0);
+    const [client, user, tokens, record, refreshed, sensors, blocked, unblocked, ...rest] = session.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rest).toEqual([]);
+    expect(client).toEqual({ client_id: expect.any(String), client_secret: expect.any(String) });
+    expect(user).toMatchObject({ uid: 1 });
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 300 });
+    expect(record).toMatchObject({ nid: [{ value: 1 }], field_sensor_id: [{ value: '0004A30B001C1234' }] });
+    expect(refreshed).toMatchObject({ token_type: 'Bearer' });
+    expect(refreshed!.refresh_token).not.toBe(tokens!.refresh_token);
+    expect(sensors).toMatchObject({ sensors: [{ dev_id: '0004A30B001C1234', report_count: 1 }], next: null });
+    expect([blocked, unblocked]).toEqual([
+      { uid: 1, status: 'blocked' },
+      { uid: 1, status: 'active' },
+    ]);
+  }, 120_000);
+});
