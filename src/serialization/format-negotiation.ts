@@ -73,7 +73,11 @@ function unknownFormat(shown: string, supported: readonly string[]): ApiExceptio
   return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, supported));
 }
 
-/** The first media range the route serves, by quality, then by order of appearance; q=0 means "not this one". */
+/**
+ * The first media range the route serves, by quality, then by order of appearance; q=0 means "not this one".
+ * Not negotiator's: on equal quality it ranks the more specific range first (`*\/*, application/json`
+ * would answer json), where Drupal keeps the header's order (hal_json).
+ */
 function formatFromAccept<F extends string>(header: string | undefined, supported: readonly F[], fallback: F): F | undefined {
   if (!header) return undefined;
   const ranges = header

@@ -43,7 +43,7 @@ export class ClientsService {
 
   constructor(
     @InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>,
-    @Inject(CLOCK) clock: Clock = systemClock,
+    @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.cache = new ExpiringCache({ maxEntries: MAX_CACHED_CLIENTS, ttlMs: CLIENT_CACHE_MS, clock });
   }
@@ -57,13 +57,13 @@ export class ClientsService {
     if (input.isPublic) {
       if (input.secret !== undefined) throw new RangeError('A public client has no secret: give --public or --secret, not both.');
       const clientId = randomUUID();
-      await this.clients.insert({ clientId, label, secretHash: null, created: wholeSeconds(new Date()) });
+      await this.clients.insert({ clientId, label, secretHash: null, created: wholeSeconds(new Date(this.clock.now())) });
       return { clientId, clientSecret: null };
     }
     if (input.secret !== undefined && input.secret === '') throw new RangeError('The secret must not be empty.');
     const clientSecret = input.secret ?? randomBytes(32).toString('base64url');
     const clientId = randomUUID();
-    await this.clients.insert({ clientId, label, secretHash: sha256(clientSecret), created: wholeSeconds(new Date()) });
+    await this.clients.insert({ clientId, label, secretHash: sha256(clientSecret), created: wholeSeconds(new Date(this.clock.now())) });
     return { clientId, clientSecret };
   }
 
@@ -76,7 +76,12 @@ export class ClientsService {
   async providePublic(clientId: string, label: string): Promise<void> {
     if (await this.isPublic(clientId)) return;
     try {
-      await this.clients.insert({ clientId, label: checkedLabel(label), secretHash: null, created: wholeSeconds(new Date()) });
+      await this.clients.insert({
+        clientId,
+        label: checkedLabel(label),
+        secretHash: null,
+        created: wholeSeconds(new Date(this.clock.now())),
+      });
     } catch (error) {
       if ((await this.isPublic(clientId)) === undefined) throw error;
     }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { CLOCK, type Clock, systemClock } from '../../common/time/clock.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
 import { revokeUserTokens } from '../tokens/token-family.js';
@@ -24,6 +25,7 @@ export class UsersService {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
+    @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   async create(input: CreateUserInput): Promise<UserEntity> {
@@ -34,7 +36,7 @@ export class UsersService {
     // (a fullwidth twin, say) is refused, so no account can pass for another one.
     if (await this.findCandidate(username)) throw new UsernameTakenError(username);
 
-    const now = wholeSeconds(new Date());
+    const now = wholeSeconds(new Date(this.clock.now()));
     const user = this.users.create({
       uuid: randomUUID(),
       name: username,
@@ -76,7 +78,7 @@ export class UsersService {
     if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
     const user = await this.findByName(username);
     if (!user) throw new UnknownUserError(username);
-    await this.users.update({ uid: user.uid }, { status: false, changed: wholeSeconds(new Date()) });
+    await this.users.update({ uid: user.uid }, { status: false, changed: wholeSeconds(new Date(this.clock.now())) });
     return { ...user, status: false };
   }
 
@@ -85,7 +87,7 @@ export class UsersService {
     if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
     const user = await this.findByName(username);
     if (!user) throw new UnknownUserError(username);
-    await this.users.update({ uid: user.uid }, { status: true, changed: wholeSeconds(new Date()) });
+    await this.users.update({ uid: user.uid }, { status: true, changed: wholeSeconds(new Date(this.clock.now())) });
     return { ...user, status: true };
   }
 
@@ -105,7 +107,7 @@ export class UsersService {
     if (!user) throw new UnknownUserError(username);
     assertAcceptablePassword(password, user.name);
     const pass = await this.hasher.hash(password);
-    const now = new Date();
+    const now = new Date(this.clock.now());
     const revokedTokens = await runInTransaction(this.users.manager.connection, async (manager) => {
       await manager.update(UserEntity, { uid: user.uid }, { pass, changed: wholeSeconds(now) });
       return revokeUserTokens(manager, user.uid, now);
