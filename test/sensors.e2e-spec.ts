@@ -1,4 +1,6 @@
 import { parse } from 'csv-parse/sync';
+import type { AlertEvent } from '../src/alerts/alert-events.js';
+import { AlertEntity } from '../src/alerts/alert.entity.js';
 import { SensorGaugesService } from '../src/sensor/sensor-gauges.service.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -24,6 +26,8 @@ interface SensorJson {
   last_status: string | null;
   last_battery_voltage: string | null;
   last_battery_time: string | null;
+  sprung_at: string | null;
+  battery_low_below: string | null;
 }
 
 /**
@@ -82,6 +86,8 @@ describe('GET /api-sensor/sensors', () => {
       last_battery_time: '2026-01-01T10:00:00+13:00',
       last_counter: null,
       last_tilt_sensor: null,
+      sprung_at: null,
+      battery_low_below: null,
     });
 
     await later((HOUR + GRACE) * 1000);
@@ -169,6 +175,50 @@ describe('GET /api-sensor/sensors', () => {
     expect(await sprungAfter({ time: '2026-01-01T03:30:00Z', event: 'Sprung', status: 'Sprung' })).toBe(false);
     // The event says it when there is no status.
     expect(await sprungAfter({ time: '2026-01-01T05:00:00Z', event: 'Sprung' })).toBe(true);
+  });
+
+  it('says when the open sprung episode began, from which the 24-hour clock runs, until a Set', async () => {
+    await report(testApp.app, owner.accessToken, { time: '2026-01-01T01:00:00Z', event: 'Sprung', status: 'Sprung' });
+    await report(testApp.app, owner.accessToken, { time: '2026-01-01T02:00:00Z', event: 'Heartbeat' });
+    expect(await sensor()).toMatchObject({ sprung: true, sprung_at: '2026-01-01T14:00:00+13:00' });
+
+    await report(testApp.app, owner.accessToken, { time: '2026-01-01T04:00:00Z', event: 'Set', status: 'Set' });
+    expect(await sensor()).toMatchObject({ sprung: false, sprung_at: null });
+  });
+
+  it("names the owner's battery_low threshold for the sensor: its own alert's or one for all sensors, the higher, never another user's", async () => {
+    await report(testApp.app, owner.accessToken, { dev_id: 'trap-1', voltage: 3.4 });
+    await report(testApp.app, owner.accessToken, { dev_id: 'trap-2', voltage: 3.4 });
+    const other = await ingestCaller(testApp.app);
+    const alerts = testApp.dataSource.getRepository(AlertEntity);
+    const alert = (uid: number, devId: string | null, events: AlertEvent[], batteryBelow: string | null) =>
+      alerts.save(
+        alerts.create({
+          uid,
+          events,
+          devId,
+          channel: 'webhook',
+          target: 'https://alerts.example.org/traps',
+          format: 'json',
+          secret: null,
+          batteryBelow,
+          baitBelow: null,
+          remindAfter: 12 * HOUR,
+          escalateAfter: null,
+          escalateChannel: null,
+          escalateTarget: null,
+          created: new Date(clock.now()),
+        }),
+      );
+    expect((await sensor('trap-1')).battery_low_below).toBeNull();
+
+    await alert(owner.user.uid, null, ['battery_low'], '3.3');
+    await alert(owner.user.uid, 'trap-1', ['battery_low'], '3.45');
+    await alert(owner.user.uid, 'trap-2', ['sprung'], '3.9');
+    await alert(other.user.uid, null, ['battery_low'], '3.7');
+
+    expect((await sensor('trap-1')).battery_low_below).toBe('3.45');
+    expect((await sensor('trap-2')).battery_low_below).toBe('3.3');
   });
 
   it('filters by state and by sprung, and pages in dev_id order with a next link', async () => {
@@ -321,6 +371,8 @@ describe('GET /api-sensor/sensors', () => {
       'last_battery_time',
       'last_counter',
       'last_tilt_sensor',
+      'sprung_at',
+      'battery_low_below',
     ]);
     expect(rows.slice(1).map((row) => [row[0], row[1], row[2], row[3], row[13]])).toEqual([
       ["'=1+1", 'ok', '0', String(HOUR), '-0.5'],

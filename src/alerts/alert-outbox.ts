@@ -12,6 +12,7 @@ import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertEntity } from './alert.entity.js';
 import { NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
+import { hearsBatteryLow, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
 import { keepEpisodes } from './sprung-episodes.js';
 
 /** What a new notification says; the rest of its row is the outbox's. */
@@ -88,6 +89,11 @@ export class AlertOutbox implements SensorTransitionSink {
     const now = new Date(this.clock.now());
     const cutoff = overdueCutoff(now.getTime(), this.config.sensors.heartbeatGraceSeconds);
     const zone = this.config.siteTimezone;
+    // The sensor as the sensor routes answer it now, its alert facts read in this transaction.
+    const factsOf = new Map<number, (devId: string) => SensorAlertFacts>();
+    for (const uid of new Set(notifications.filter((notification) => notification.sensor).map((notification) => notification.alert.uid))) {
+      factsOf.set(uid, await sensorAlertFacts(manager, uid));
+    }
     await manager.getRepository(AlertNotificationEntity).insert(
       notifications.map((notification) => ({
         alertId: notification.alert.id,
@@ -104,7 +110,9 @@ export class AlertOutbox implements SensorTransitionSink {
           alertId: notification.alert.id,
           ...notification.facts,
         }),
-        sensor: JSON.stringify(notification.sensor && toSensorView(notification.sensor, cutoff, zone)),
+        sensor: JSON.stringify(
+          notification.sensor && toSensorView(notification.sensor, factsOf.get(notification.alert.uid)!(notification.devId), cutoff, zone),
+        ),
         recordNid: notification.recordNid ?? null,
         episodeId: notification.episodeId ?? null,
         dedupeKey: notification.dedupeKey ?? null,
@@ -126,9 +134,7 @@ export class AlertOutbox implements SensorTransitionSink {
       case 'bait':
         return alert.baitBelow !== null && transition.value! < Number(alert.baitBelow) ? 'bait_low' : null;
       case 'battery':
-        return alert.batteryBelow !== null && alert.events.includes('battery_low')
-          ? this.batteryCrossing(manager, alert, transition)
-          : null;
+        return hearsBatteryLow(alert) ? this.batteryCrossing(manager, alert, transition) : null;
       default:
         return EVENT_OF[transition.kind];
     }

@@ -1,3 +1,4 @@
+import type { SensorAlertFacts } from '../alerts/sensor-alert-facts.js';
 import { formatSiteDate, formatUtcTimestamp } from '../serialization/timestamp-format.js';
 import { shortestDecimal } from '../sensor-record/values/decimal.js';
 import type { SensorEntity } from './sensor.entity.js';
@@ -22,6 +23,8 @@ export interface SensorView {
   last_battery_time: string | null;
   last_counter: number | null;
   last_tilt_sensor: string | null;
+  sprung_at: string | null;
+  battery_low_below: string | null;
 }
 
 export const SENSOR_VIEW_MEMBERS: ReadonlyArray<keyof SensorView> = [
@@ -42,10 +45,12 @@ export const SENSOR_VIEW_MEMBERS: ReadonlyArray<keyof SensorView> = [
   'last_battery_time',
   'last_counter',
   'last_tilt_sensor',
+  'sprung_at',
+  'battery_low_below',
 ];
 
 /** Server instants in UTC as `created` is rendered, device times in the site's zone as `field_date` is. */
-export function toSensorView(sensor: SensorEntity, overdueCutoff: Date, siteTimezone: string): SensorView {
+export function toSensorView(sensor: SensorEntity, facts: SensorAlertFacts, overdueCutoff: Date, siteTimezone: string): SensorView {
   return {
     dev_id: sensor.devId,
     state: sensorState(sensor, overdueCutoff),
@@ -64,5 +69,7 @@ export function toSensorView(sensor: SensorEntity, overdueCutoff: Date, siteTime
     last_battery_time: sensor.lastBatteryTime && formatSiteDate(sensor.lastBatteryTime, siteTimezone),
     last_counter: sensor.lastCounter,
     last_tilt_sensor: sensor.lastTiltSensor,
+    sprung_at: facts.sprungAt && formatSiteDate(facts.sprungAt, siteTimezone),
+    battery_low_below: shortestDecimal(facts.batteryLowBelow),
   };
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
+import { sensorAlertFacts, type SensorAlertFacts } from '../alerts/sensor-alert-facts.js';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { readInChunks } from '../database/read-in-chunks.js';
@@ -39,13 +40,15 @@ export class SensorsService {
       .limit(limit + 1)
       .getMany();
     const more = rows.length > limit;
-    const sensors = rows.slice(0, limit).map((row) => this.view(row, cutoff));
+    const facts = await this.factsOf(uid);
+    const sensors = rows.slice(0, limit).map((row) => this.view(row, facts, cutoff));
     return { sensors, nextAfter: more ? sensors.at(-1)!.dev_id : null };
   }
 
   /** Every matching sensor (up to `limit`), read a chunk at a time as the caller takes them. */
   async stream(uid: number, query: ListSensorsQueryDto, limit = Infinity): Promise<AsyncGenerator<SensorView[]>> {
     const cutoff = this.cutoff();
+    const facts = await this.factsOf(uid);
     let read = 0;
     return readInChunks<SensorView>(
       async (previous) => {
@@ -55,7 +58,7 @@ export class SensorsService {
           .limit(size)
           .getMany();
         read += rows.length;
-        return rows.map((row) => this.view(row, cutoff));
+        return rows.map((row) => this.view(row, facts, cutoff));
       },
       CHUNK_SIZE,
       this.config.database.requestTimeoutMs,
@@ -66,7 +69,10 @@ export class SensorsService {
   async find(uid: number, devId: string, recordCount: number): Promise<{ sensor: SensorView; records: SensorRecordModel[] } | null> {
     const row = await this.sensors.findOneBy({ uid, devId });
     if (!row) return null;
-    return { sensor: this.view(row, this.cutoff()), records: await this.records.recentOf(uid, row.devId, recordCount) };
+    return {
+      sensor: this.view(row, await this.factsOf(uid), this.cutoff()),
+      records: await this.records.recentOf(uid, row.devId, recordCount),
+    };
   }
 
   /** The caller's dev_ids equal to `devId` but for letter case (a few at most), for the 404 to name. */
@@ -95,7 +101,11 @@ export class SensorsService {
     return overdueCutoff(this.clock.now(), this.config.sensors.heartbeatGraceSeconds);
   }
 
-  private view(row: SensorEntity, cutoff: Date): SensorView {
-    return toSensorView(row, cutoff, this.config.siteTimezone);
+  private factsOf(uid: number): Promise<(devId: string) => SensorAlertFacts> {
+    return sensorAlertFacts(this.sensors.manager, uid);
+  }
+
+  private view(row: SensorEntity, facts: (devId: string) => SensorAlertFacts, cutoff: Date): SensorView {
+    return toSensorView(row, facts(row.devId), cutoff, this.config.siteTimezone);
   }
 }

@@ -1,0 +1,36 @@
+import { type EntityManager, IsNull } from 'typeorm';
+import { AlertEntity } from './alert.entity.js';
+import { SprungEpisodeEntity } from './sprung-episode.entity.js';
+
+/** What the alerts know of a sensor that its json carries (docs/interface.md#a-sensor). */
+export interface SensorAlertFacts {
+  /** Device time of the open sprung episode: the 24-hour clock runs from it. */
+  sprungAt: Date | null;
+  /** The battery_low threshold that applies to the sensor, in volts, or null when no alert sets one. */
+  batteryLowBelow: number | null;
+}
+
+/** Whether an alert hears a battery falling below its threshold (docs/alerts.md). */
+export function hearsBatteryLow(alert: AlertEntity): boolean {
+  return alert.batteryBelow !== null && alert.events.includes('battery_low');
+}
+
+/**
+ * The owner's alert facts for each of their sensors, by dev_id: the open episode's sprung-at, and the
+ * highest battery_low threshold among the alerts naming the sensor or all sensors (the first to warn).
+ * Open episodes are few (each is a trap waiting for a visit), so all of the owner's are read at once.
+ */
+export async function sensorAlertFacts(manager: EntityManager, uid: number): Promise<(devId: string) => SensorAlertFacts> {
+  const [episodes, alerts] = await Promise.all([
+    manager.getRepository(SprungEpisodeEntity).find({ where: { uid, resetAt: IsNull() }, order: { id: 'ASC' } }),
+    manager.getRepository(AlertEntity).find({ where: { uid } }),
+  ]);
+  const sprungAt = new Map(episodes.map((episode) => [episode.devId, episode.sprungAt]));
+  const batteryAlerts = alerts.filter(hearsBatteryLow);
+  return (devId) => {
+    const thresholds = batteryAlerts
+      .filter((alert) => alert.devId === null || alert.devId === devId)
+      .map((alert) => Number(alert.batteryBelow));
+    return { sprungAt: sprungAt.get(devId) ?? null, batteryLowBelow: thresholds.length === 0 ? null : Math.max(...thresholds) };
+  };
+}
