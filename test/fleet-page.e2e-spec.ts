@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Request as BrowserRequest } from 'playwright-core';
 import request from 'supertest';
+import { AlertEntity } from '../src/alerts/alert.entity.js';
 import { FLEET_PAGE_CLIENT_ID, FleetPageClient } from '../src/fleet-page/fleet-page-client.js';
 import { createUser, TOKEN_PATH, type TestUser } from './utils/auth-fixtures.js';
 import { BROWSER_TIMEOUT_MS, launchChromium, openContext, type PageFaults, shows } from './utils/browser.js';
@@ -73,14 +74,14 @@ describe('The fleet page in Chromium', () => {
     }));
 
   /**
-   * A new browser context on the page. Its Date.now() stands at NOW while its timers run as usual;
+   * A new browser context on the page. Its Date.now() stands at NOW (or `now`) while its timers run as usual;
    * or, with `movableClock`, its clock starts at NOW and the test moves it (timers included).
    */
-  const open = async (options: { viewport?: { width: number; height: number }; movableClock?: boolean } = {}) => {
+  const open = async (options: { viewport?: { width: number; height: number }; movableClock?: boolean; now?: number } = {}) => {
     const opened = await openContext(browser, { viewport: options.viewport ?? { width: 1000, height: 760 } });
     contexts.push(opened.context);
     if (options.movableClock) await opened.page.clock.install({ time: NOW });
-    else await opened.page.clock.setFixedTime(NOW);
+    else await opened.page.clock.setFixedTime(options.now ?? NOW);
     await opened.page.goto(`${baseUrl}/`);
     return opened;
   };
@@ -149,13 +150,15 @@ describe('The fleet page in Chromium', () => {
     await signIn(page);
 
     await shows.count(rows(page), 3);
-    expect(await cells(page, 'trap-01')).toEqual(['trap-01', 'OK', 'No', '3.56 V', '2 Mar 13:48\n12 min ago']);
-    expect(await cells(page, 'trap-03')).toEqual(['trap-03', 'Overdue', 'No', '3.48 V', '2 Mar 11:00\n3 h ago']);
-    const sprung = await cells(page, 'trap-02');
-    expect(sprung[1]).toBe('OK');
-    expect(sprung[2]).toBe('Sprung');
-    expect(sprung[3]).toBe('3.26 V LOW');
-    expect(sprung[4]).toBe('2 Mar 01:00\n13 h ago');
+    expect(await cells(page, 'trap-01')).toEqual(['trap-01', 'OK', 'No', '3.56 V\n12 min ago', '2 Mar 13:48\n12 min ago']);
+    expect(await cells(page, 'trap-03')).toEqual(['trap-03', 'Overdue', 'No', '3.48 V\n3 h ago', '2 Mar 11:00\n3 h ago']);
+    expect(await cells(page, 'trap-02')).toEqual([
+      'trap-02',
+      'OK',
+      'Sprung 13 h ago\n11 h left',
+      '3.26 V LOW\n13 h ago',
+      '2 Mar 01:00\n13 h ago',
+    ]);
     await shows.text(page.locator('#counts'), /OK\s*2\s*Overdue\s*1\s*No heartbeat\s*0\s*Expired\s*0\s*Sprung\s*1/);
     await shows.text(page.locator('#refreshed'), 'Last refreshed 2 Mar 14:00 NZDT; refreshes every 30 s.');
     await shows.visible(page.getByRole('button', { name: 'Sign out' }));
@@ -317,6 +320,65 @@ describe('The fleet page in Chromium', () => {
     await shows.count(rows(page), 0);
     await shows.hidden(page.locator('#fleet-view'));
     noFaults(await faults());
+  });
+
+  it.each([
+    { after: '1 h', now: NOW - 12 * HOUR, level: 'due', words: 'Sprung 1 h ago\n23 h left' },
+    { after: '13 h', now: NOW, level: 'soon', words: 'Sprung 13 h ago\n11 h left' },
+    { after: '21 h', now: NOW + 8 * HOUR, level: 'urgent', words: 'Sprung 21 h ago\n3 h left' },
+    { after: '25 h', now: NOW + 12 * HOUR, level: 'passed', words: 'Sprung 25 h ago\ndeadline passed' },
+  ])('shows a trap sprung $after ago with its 24-hour clock in words: $words', async ({ now, level, words }) => {
+    const { page, faults } = await open({ now });
+    await signIn(page);
+    await shows.count(rows(page), 3);
+
+    const clock = row(page, 'trap-02').locator('td[data-label="Sprung"] .sprung-clock');
+    await shows.text(clock, words);
+    await shows.attribute(clock, 'class', `sprung-clock clock-${level}`);
+    // Amber after 12 h, red after 20 h, dark red once the deadline has passed: each repeats its words.
+    const background = await clock.evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(background === 'rgba(0, 0, 0, 0)').toBe(level === 'due');
+    await page.getByRole('link', { name: 'trap-02', exact: true }).click();
+    await shows.text(page.locator('#sensor-summary .sprung-clock'), words);
+    noFaults(await faults());
+  });
+
+  it("marks a battery low under its owner's battery_low alert threshold, where one is set, instead of 3.3 V", async () => {
+    const alerts = testApp.dataSource.getRepository(AlertEntity);
+    const alert = await alerts.save(
+      alerts.create({
+        uid: user.uid,
+        events: ['battery_low'],
+        devId: 'trap-03',
+        channel: 'webhook',
+        target: 'https://alerts.example.org/traps',
+        format: 'json',
+        secret: null,
+        batteryBelow: '3.5',
+        baitBelow: null,
+        remindAfter: 12 * 3600,
+        escalateAfter: null,
+        escalateChannel: null,
+        escalateTarget: null,
+        created: new Date(NOW),
+      }),
+    );
+    try {
+      const { page, faults } = await open();
+      await signIn(page);
+      await shows.count(rows(page), 3);
+
+      // trap-03's 3.48 V is under its alert's 3.5 V; trap-01's 3.56 V is not, trap-02's 3.26 V is under 3.3 V.
+      await shows.text(row(page, 'trap-03').locator('td[data-label="Battery"]'), '3.48 V LOW\n3 h ago');
+      await shows.text(row(page, 'trap-01').locator('td[data-label="Battery"]'), '3.56 V\n12 min ago');
+      await shows.text(row(page, 'trap-02').locator('td[data-label="Battery"]'), '3.26 V LOW\n13 h ago');
+      await page.getByRole('link', { name: 'trap-03', exact: true }).click();
+      await shows.text(page.locator('#record-rows tr').first().locator('td[data-label="Battery"]'), '3.48 V LOW');
+      expect(await axeViolations(page)).toEqual([]);
+      noFaults(await faults());
+    } finally {
+      await alerts.delete(alert.id);
+    }
   });
 
   it('shows a hostile dev_id as text, in the table and on its own page', async () => {

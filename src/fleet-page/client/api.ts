@@ -14,6 +14,11 @@ export interface Sensor {
   last_event: string;
   last_status: string | null;
   last_battery_voltage: string | null;
+  last_battery_time: string | null;
+  /** Device time of the open sprung episode, from which the 24-hour clock runs. */
+  sprung_at: string | null;
+  /** The owner's battery_low alert threshold for this sensor, in volts. */
+  battery_low_below: string | null;
 }
 
 /** A record as `GET /node/{nid}?_format=json` renders it: every field a list of items. */

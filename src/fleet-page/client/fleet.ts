@@ -1,6 +1,7 @@
 import { allSensors, ApiError, csv, RECORDS_PATH, type Sensor, SENSORS_PATH } from './api';
 import { byId, download, h } from './dom';
-import { isLowBattery, STATE_WORDS, STATES, timeAgo, volts, type SensorState } from './format';
+import { lastBatteryCell, sprungCell } from './cells';
+import { STATE_WORDS, STATES, timeAgo, type SensorState } from './format';
 import type { Session } from './session';
 
 /** Rows drawn at once: the table stays quick with ten thousand sensors, a page at a time. */
@@ -171,9 +172,9 @@ export class FleetView {
       switch (key) {
         case 'state':
           return STATE_ORDER[sensor.state];
-        // Sprung first.
+        // Sprung first, the longest sprung first of them.
         case 'sprung':
-          return sensor.sprung ? 0 : 1;
+          return sensor.sprung ? (sensor.sprung_at === null ? 0 : Date.parse(sensor.sprung_at)) : Number.POSITIVE_INFINITY;
         // Unknown voltages last.
         case 'battery':
           return sensor.last_battery_voltage === null ? Number.POSITIVE_INFINITY : Number(sensor.last_battery_voltage);
@@ -223,8 +224,8 @@ export class FleetView {
       { class: `state-row-${sensor.state}` },
       h('th', { scope: 'row', 'data-label': 'dev_id' }, h('a', { href: sensorHash(sensor.dev_id) }, sensor.dev_id)),
       h('td', { 'data-label': 'State' }, h('span', { class: `badge state-${sensor.state}` }, STATE_WORDS[sensor.state])),
-      h('td', { 'data-label': 'Sprung' }, sensor.sprung ? h('span', { class: 'sprung' }, 'Sprung') : h('span', { class: 'muted' }, 'No')),
-      h('td', { 'data-label': 'Battery' }, batteryCell(sensor.last_battery_voltage)),
+      h('td', { 'data-label': 'Sprung' }, sprungCell(sensor, now)),
+      h('td', { 'data-label': 'Battery' }, lastBatteryCell(sensor, now)),
       h(
         'td',
         { 'data-label': 'Last heard' },
@@ -258,10 +259,4 @@ export class FleetView {
 
 function sensorHash(devId: string): string {
   return `#/sensors/${encodeURIComponent(devId)}`;
-}
-
-export function batteryCell(voltage: string | null): Node {
-  if (voltage === null) return h('span', { class: 'muted' }, 'unknown');
-  if (!isLowBattery(voltage)) return document.createTextNode(volts(voltage));
-  return h('span', { class: 'battery-low' }, volts(voltage), ' ', h('span', { class: 'flag' }, 'low'));
 }

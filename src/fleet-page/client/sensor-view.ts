@@ -2,7 +2,7 @@ import { ApiError, field, oneSensor, type RecordJson, type Sensor, SENSOR_RECORD
 import { drawChart, type ChartPoint } from './chart';
 import { byId, h } from './dom';
 import { duration, STATE_WORDS, timeAgo } from './format';
-import { batteryCell } from './fleet';
+import { batteryCell, lastBatteryCell, lowBatteryBelow, sprungCell } from './cells';
 import type { Session } from './session';
 import type uPlot from 'uplot';
 
@@ -30,7 +30,7 @@ export class SensorView {
       const { sensor, records } = await oneSensor(this.options.session, devId);
       if (this.shownDevId !== devId) return;
       this.renderSummary(sensor);
-      this.renderRecords(records);
+      this.renderRecords(sensor, records);
       this.renderChart(records);
     } catch (failure) {
       if (this.shownDevId !== devId || !this.options.session.signedIn) return;
@@ -60,7 +60,6 @@ export class SensorView {
     const now = Date.now();
     const heard = Date.parse(sensor.last_received);
     const entry = (term: string, ...details: Array<Node | string>) => [h('dt', {}, term), h('dd', {}, ...details)];
-    const sprung = sensor.sprung ? h('span', { class: 'sprung' }, 'Sprung') : 'No';
     const period =
       sensor.heartbeat_period === -1
         ? 'none'
@@ -69,8 +68,8 @@ export class SensorView {
           : `every ${duration(sensor.heartbeat_period * 1000)}`;
     byId('sensor-summary').replaceChildren(
       ...entry('State', h('span', { class: `badge state-${sensor.state}` }, STATE_WORDS[sensor.state])),
-      ...entry('Sprung', sprung),
-      ...entry('Battery', batteryCell(sensor.last_battery_voltage)),
+      ...entry('Sprung', sprungCell(sensor, now)),
+      ...entry('Battery', lastBatteryCell(sensor, now)),
       ...entry('Last heard', `${this.options.siteTime(heard)}, ${timeAgo(heard, now)}`),
       ...entry('Last event', sensor.last_event),
       ...entry('Heartbeat', period),
@@ -78,7 +77,7 @@ export class SensorView {
     );
   }
 
-  private renderRecords(records: RecordJson[]): void {
+  private renderRecords(sensor: Sensor, records: RecordJson[]): void {
     const rows = records.map((record) => {
       const time = field(record, 'field_date');
       const voltage = field(record, 'field_battery_voltage');
@@ -90,7 +89,7 @@ export class SensorView {
         h('td', { 'data-label': 'Event' }, field(record, 'field_event') ?? ''),
         h('td', { 'data-label': 'Status' }, field(record, 'field_status') ?? '—'),
         h('td', { 'data-label': 'Time' }, time === null ? '' : h('time', { datetime: time }, this.options.siteTime(Date.parse(time)))),
-        h('td', { 'data-label': 'Battery' }, batteryCell(voltage)),
+        h('td', { 'data-label': 'Battery' }, batteryCell(voltage, lowBatteryBelow(sensor))),
         h('td', { 'data-label': 'Gateway' }, field(record, 'field_gateway') ?? '—'),
         h('td', { 'data-label': 'RSSI / SNR' }, rssi === null && snr === null ? '—' : `${rssi ?? '—'} dBm / ${snr ?? '—'} dB`),
       );
