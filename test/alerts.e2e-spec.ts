@@ -1,3 +1,4 @@
+import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
@@ -53,6 +54,7 @@ describe('Alerts', () => {
       Array<{ id: number; event: string; status: string; attempts: number; dev_id: string }>
     >;
 
+  const metrics = () => request(testApp.app.getHttpServer()).get('/metrics').expect(200);
   /** Until the dispatcher has marked every notification (a receiver sees a send before it is marked). */
   const settled = () =>
     until(async () => (await notifications(testApp.dataSource)).every((notification) => notification.status !== 'pending'));
@@ -259,6 +261,24 @@ describe('Alerts', () => {
     await until(async () => (await notifications(testApp.dataSource))[0]?.status === 'failed');
 
     expect(await notifications(testApp.dataSource)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+  });
+
+  it('shows sends by channel and outcome, the time from commit to delivery, and what is pending, in /metrics', async () => {
+    await createWebhookAlert(owner.username, 'sprung');
+    receiver.answer = { status: 500 };
+    await send(owner, { dev_id: 'trap-m', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await until(async () => (await notifications(testApp.dataSource))[0]?.attempts === 1);
+    // The next pass of the alerts' clock counts the one waiting for its retry.
+    await until(async () => /^alert_notifications_pending 1$/m.test((await metrics()).text));
+    receiver.answer = { status: 204 };
+    clock.advance(60_000);
+    await until(async () => /^alert_notifications_pending 0$/m.test((await metrics()).text));
+
+    const text = (await metrics()).text;
+    expect(text).toMatch(/^alert_notification_sends_total\{channel="webhook",outcome="retry"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^alert_notification_sends_total\{channel="webhook",outcome="delivered"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^alert_notification_delivery_seconds_count\{channel="webhook"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^alert_notifications_oldest_pending_age_seconds 0$/m);
   });
 
   it("lists the caller's own sprung episodes since a time, with whether each was set within 24 hours, in JSON and CSV", async () => {

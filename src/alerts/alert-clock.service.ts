@@ -5,6 +5,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { withLeaseIfFree } from '../database/lease.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
 import { raiseSilent } from '../sensor/projection/silent-sensors.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertOutbox } from './alert-outbox.js';
 import { dueClockSteps } from './sprung-clock.js';
 
@@ -24,6 +26,7 @@ export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShut
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: AlertOutbox,
+    private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -46,6 +49,9 @@ export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async run(): Promise<void> {
+    await this.countPending().catch((error: unknown) =>
+      this.logger.warn(`Could not count the pending notifications: ${error instanceof Error ? error.message : String(error)}`),
+    );
     try {
       await withLeaseIfFree(this.dataSource, LEASE, async () => {
         const now = this.clock.now();
@@ -60,5 +66,21 @@ export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShut
     } catch (error) {
       this.logger.warn(`Could not check the alerts' clock: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The gauges of pending notifications, on every instance (one indexed read). */
+  private async countPending(): Promise<void> {
+    const row = await this.dataSource
+      .getRepository(AlertNotificationEntity)
+      .createQueryBuilder('n')
+      .select('COUNT(*)', 'pending')
+      .addSelect('MIN(n.created)', 'oldest')
+      .where("n.status = 'pending'")
+      .getRawOne<{ pending: number | string; oldest: Date | string | null }>();
+    const oldest = row?.oldest ? (row.oldest instanceof Date ? row.oldest : new Date(`${row.oldest.replace(' ', 'T')}Z`)) : null;
+    this.metrics.notificationsCounted(
+      Number(row?.pending ?? 0),
+      oldest ? Math.max(0, Math.floor((this.clock.now() - oldest.getTime()) / 1000)) : 0,
+    );
   }
 }

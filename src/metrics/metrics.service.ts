@@ -126,6 +126,33 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly notificationsPending = new Gauge({
+    name: 'alert_notifications_pending',
+    help: 'Alert notifications written and not yet delivered or failed (docs/alerts.md#delivery), as of the last check of the alerts clock.',
+    registers: [this.registry],
+  });
+
+  private readonly notificationsOldestPending = new Gauge({
+    name: 'alert_notifications_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending alert notification, seconds; 0 when none is pending.',
+    registers: [this.registry],
+  });
+
+  private readonly notificationDeliveries = new Counter({
+    name: 'alert_notification_sends_total',
+    help: 'Sends of alert notifications by this instance, by channel and outcome: delivered, retry (to be tried again) or failed.',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly notificationLatency = new Histogram({
+    name: 'alert_notification_delivery_seconds',
+    help: "From the commit of the record (or clock pass) that raised a notification to the receiver's acceptance, seconds, by channel.",
+    labelNames: ['channel'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 3600, 86400],
+    registers: [this.registry],
+  });
+
   constructor(@Inject(APP_CONFIG) config: AppConfig, dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
     // Shown at 0 from the start, so that a rate over them is defined before the first purge.
@@ -191,6 +218,17 @@ export class MetricsService {
 
   oldestRecordSeen(created: Date | null, now: number): void {
     this.oldestRecordAge.set(created ? Math.max(0, Math.floor((now - created.getTime()) / 1000)) : 0);
+  }
+
+  notificationsCounted(pending: number, oldestPendingSeconds: number): void {
+    this.notificationsPending.set(pending);
+    this.notificationsOldestPending.set(oldestPendingSeconds);
+  }
+
+  /** One send's outcome; for a delivery, the seconds since its notification was written. */
+  notificationSent(channel: string, outcome: 'delivered' | 'retry' | 'failed', secondsSinceWritten?: number): void {
+    this.notificationDeliveries.inc({ channel, outcome });
+    if (secondsSinceWritten !== undefined) this.notificationLatency.observe({ channel }, secondsSinceWritten);
   }
 
   tokenGrant(grantType: string, outcome: GrantOutcome): void {

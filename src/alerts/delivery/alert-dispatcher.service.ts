@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
+import { runStatements } from '../../database/run-in-transaction.js';
 import { SPRUNG_DEADLINE_SECONDS } from '../alert-events.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
+import { MetricsService } from '../../metrics/metrics.service.js';
 import { NotificationSignal } from '../notification-signal.js';
 import { SprungEpisodeEntity } from '../sprung-episode.entity.js';
 import { NotificationClaims } from './notification-claims.js';
@@ -40,6 +42,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     private readonly dataSource: DataSource,
     private readonly signal: NotificationSignal,
     private readonly sender: NotificationSender,
+    private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.claims = new NotificationClaims(dataSource, this.holder);
@@ -103,14 +106,21 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     } finally {
       this.sending.set(receiver, this.sending.get(receiver)! - 1);
     }
-    await this.settle(notification, outcome, receiver, started);
+    await this.settle(notification, outcome, target?.channel ?? 'gone', receiver, started);
   }
 
-  private async settle(notification: AlertNotificationEntity, outcome: SendOutcome, receiver: string, started: number): Promise<void> {
+  private async settle(
+    notification: AlertNotificationEntity,
+    outcome: SendOutcome,
+    channel: string,
+    receiver: string,
+    started: number,
+  ): Promise<void> {
     const now = this.clock.now();
     const line = `notification_id=${notification.id} alert_id=${notification.alertId} event=${notification.event} receiver=${receiver} attempt=${notification.attempts}`;
     if (outcome.kind === 'delivered') {
       await this.claims.delivered(notification.id, new Date(now));
+      this.metrics.notificationSent(channel, 'delivered', Math.max(0, now - notification.created.getTime()) / 1000);
       if (notification.episodeId !== null) await this.firstDelivery(notification.episodeId, new Date(now));
       this.logger.log(`${line} outcome=delivered${outcome.status ? ` status=${outcome.status}` : ''} ms=${now - started}`);
       return;
@@ -118,19 +128,23 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     if (outcome.kind === 'retry' && now - notification.created.getTime() < RETRY_FOR_MS) {
       const next = new Date(now + backoffMs(notification.attempts, outcome.retryAfterMs));
       await this.claims.retryAt(notification.id, next, outcome.reason);
+      this.metrics.notificationSent(channel, 'retry');
       this.logger.warn(`${line} outcome=retry reason="${outcome.reason}" next_attempt_at=${next.toISOString()}`);
       return;
     }
     await this.claims.failed(notification.id, outcome.reason);
+    this.metrics.notificationSent(channel, 'failed');
     this.logger.error(`${line} outcome=failed reason="${outcome.reason}"`);
   }
 
   private async firstDelivery(episodeId: number, at: Date): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(SprungEpisodeEntity)
-      .set({ firstDeliveredAt: at })
-      .where('id = :episodeId AND first_delivered_at IS NULL', { episodeId })
-      .execute();
+    await runStatements(this.dataSource, (manager) =>
+      manager
+        .createQueryBuilder()
+        .update(SprungEpisodeEntity)
+        .set({ firstDeliveredAt: at })
+        .where('id = :episodeId AND first_delivered_at IS NULL', { episodeId })
+        .execute(),
+    );
   }
 }

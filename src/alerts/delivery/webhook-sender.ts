@@ -34,7 +34,8 @@ async function readAtMost(response: Response, limit: number): Promise<string> {
       size += value.byteLength;
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
+    // Not awaited: a receiver that stalls mid-body must not hold the send past its answer.
+    void reader.cancel().catch(() => undefined);
   }
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
