@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { childEnvironment, PROJECT_ROOT, run, ServiceProcess } from './utils/built-process.js';
 import { type BuiltService, buildService } from './utils/built-service.js';
 
-/** The README's first session: its first `sh` block, as a reader pastes it. */
-function firstSessionScript(): string {
-  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## A first session\n'));
-  const block = /\n```sh\n([\s\S]*?)\n```\n/.exec(section);
-  if (!block) throw new Error('README.md has no sh block under "## A first session"');
+/** The `sh` block of a document that holds `marker`, as a reader pastes it. */
+function shellBlock(document: string, marker: string): string {
+  const text = readFileSync(join(PROJECT_ROOT, document), 'utf8');
+  const block = [...text.matchAll(/\n```sh\n([\s\S]*?)\n```\n/g)].find(([, body]) => body!.includes(marker));
+  if (!block) throw new Error(`${document} has no sh block holding "${marker}"`);
   return block[1]!;
 }
+
+const firstSessionScript = () => shellBlock('README.md', 'client:create --label');
+const feedLoopScript = () => shellBlock('docs/read-side.md', 'records.ndjson');
 
 /** A port nothing listens on now: the script reads the service's PORT from .env, as a reader's does. */
 const freePort = () =>
@@ -65,5 +67,26 @@ describe("README's first session", () => {
       { uid: 1, status: 'blocked' },
       { uid: 1, status: 'active' },
     ]);
+  }, 120_000);
+
+  it("then docs/read-side.md's feed loop copies the record and keeps where to go on", async () => {
+    await service?.stop();
+    const port = await freePort();
+    // The feed serves records DB_REQUEST_TIMEOUT_MS + 2 s old: 2.5 s here.
+    writeFileSync(join(built.directory, '.env'), `PORT=${port}\nDATABASE_URL=sqlite:./feed.sqlite\nDB_REQUEST_TIMEOUT_MS=500\n`);
+    service = new ServiceProcess({ cwd: built.directory, env: childEnvironment({ LOG_LEVEL: 'info' }) });
+    expect(await service.serving()).toBe(port);
+
+    const script = `{\n${firstSessionScript()}\n} > /dev/null\nsleep 3\n${feedLoopScript()}`;
+    const loop = await run('bash', ['-c', script], { cwd: built.directory, env: childEnvironment() });
+
+    expect(loop).toMatchObject({ code: 0, stderr: '' });
+    const copied = readFileSync(join(built.directory, 'records.ndjson'), 'utf8').trimEnd().split('\n');
+    expect(copied.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ nid: [{ value: 1 }], field_sensor_id: [{ value: '0004A30B001C1234' }] }),
+    ]);
+    expect(readFileSync(join(built.directory, 'next-url.txt'), 'utf8')).toMatch(
+      new RegExp(`^http://localhost:${port}/api-sensor/sensor-records\\?changed_since=[^&]+(&changed_since_nid=\\d+)?&_format=json\\n$`),
+    );
   }, 120_000);
 });
