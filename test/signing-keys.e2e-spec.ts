@@ -175,15 +175,15 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
     const rotated = (await keys(['keys:rotate'])) as { kid: string; signs_from: string };
     clock.advance(60_000);
 
-    await expect(keys(['keys:retire', '--kid', rotated.kid, '--force'])).rejects.toThrow(
+    await expect(keys(['keys:retire', `--kid=${rotated.kid}`, '--force'])).rejects.toThrow(
       new CliError(`The key ${rotated.kid} is the signing key: run keys:rotate first, then retire it once its tokens have expired.`),
     );
-    await expect(keys(['keys:retire', '--kid', configuredKid])).rejects.toThrow(
+    await expect(keys(['keys:retire', `--kid=${configuredKid}`])).rejects.toThrow(
       new CliError(
         `Tokens the key ${configuredKid} signed may be valid until ${new Date(Date.parse(rotated.signs_from) + lifetimeMs()).toISOString()}: retire it then, or now with --force (those tokens are refused).`,
       ),
     );
-    await expect(keys(['keys:retire', '--kid', 'no-such-key'])).rejects.toThrow(
+    await expect(keys(['keys:retire', '--kid=no-such-key'])).rejects.toThrow(
       new CliError('No signing key has the kid "no-such-key" (keys:list shows them).'),
     );
   });
@@ -196,7 +196,7 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
     const current = await tokenFrom(1);
     expect(await answers(old)).toEqual([200, 200]);
 
-    const retired = await keys(['keys:retire', '--kid', configuredKid, '--force']);
+    const retired = await keys(['keys:retire', `--kid=${configuredKid}`, '--force']);
     await readKeys();
 
     expect(retired).toEqual({ kid: configuredKid, status: 'retired', retired_at: instant(clock.now()) });
@@ -206,14 +206,14 @@ describe('Signing keys: rotation, the JWK Set and retirement, on two instances',
     expect(kidsOf(await keySet(instances[1]!.server))).toEqual([rotated.kid]);
     expect(kidOf(await tokenFrom(0))).toBe(rotated.kid);
     // Retiring it again answers the same.
-    await expect(keys(['keys:retire', '--kid', configuredKid])).resolves.toEqual(retired);
+    await expect(keys(['keys:retire', `--kid=${configuredKid}`])).resolves.toEqual(retired);
   });
 
   it('retires the previous key without --force once the longest token lifetime has passed since it stopped signing', async () => {
     const rotated = (await keys(['keys:rotate'])) as { kid: string; signs_from: string };
     clock.advance(60_000 + lifetimeMs());
 
-    await expect(keys(['keys:retire', '--kid', configuredKid])).resolves.toMatchObject({ kid: configuredKid, status: 'retired' });
+    await expect(keys(['keys:retire', `--kid=${configuredKid}`])).resolves.toMatchObject({ kid: configuredKid, status: 'retired' });
     await readKeys();
     expect(kidsOf(await keySet(instances[1]!.server))).toEqual([rotated.kid]);
   });

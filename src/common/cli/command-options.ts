@@ -8,7 +8,8 @@ export function parse(args: string[], options: Options): Record<string, string |
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new CliError(firstLine((error as Error).message));
+    // One line, the parser's hint included: a value starting with '-' (a key id may) is given as --name=value.
+    throw new CliError((error as Error).message.replace(/\s*\n\s*/g, ' ').trim());
   }
 }
 
