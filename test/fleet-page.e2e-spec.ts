@@ -250,6 +250,10 @@ describe('The fleet page in Chromium', () => {
     await page.keyboard.press('Enter');
     await shows.count(rows(page), 3);
     await shows.focus(page.getByRole('heading', { name: 'Sensors' }));
+    await shows.text(row(page, 'trap-02').locator('.sprung-clock'), 'Sprung 13 h ago\n11 h left');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: `${SCREENSHOTS}fleet-page-phone.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
 
     // Tab on until the first sensor's link (sign out, counts, filters, refresh and sort buttons come first).
     for (let presses = 0; presses < 40; presses += 1) {
@@ -338,6 +342,8 @@ describe('The fleet page in Chromium', () => {
     // Amber after 12 h, red after 20 h, dark red once the deadline has passed: each repeats its words.
     const background = await clock.evaluate((element) => getComputedStyle(element).backgroundColor);
     expect(background === 'rgba(0, 0, 0, 0)').toBe(level === 'due');
+    // Each colour keeps its words legible (axe-core's contrast rule among the rest).
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'trap-02', exact: true }).click();
     await shows.text(page.locator('#sensor-summary .sprung-clock'), words);
     noFaults(await faults());
