@@ -23,11 +23,13 @@ import { JwksController } from './keys/jwks.controller.js';
 import { SigningKeysService } from './keys/signing-keys.service.js';
 import { PasswordCheckQueue } from './users/password-check-queue.js';
 import { PasswordHasher } from './users/password-hasher.js';
+import { UserController } from './users/user.controller.js';
 import { UsersService } from './users/users.service.js';
+import { SerializationModule } from '../serialization/serialization.module.js';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature(authEntities)],
-  controllers: [TokenController, SessionTokenController, JwksController],
+  imports: [PassportModule, TypeOrmModule.forFeature(authEntities), SerializationModule],
+  controllers: [TokenController, SessionTokenController, JwksController, UserController],
   providers: [
     {
       provide: PasswordHasher,

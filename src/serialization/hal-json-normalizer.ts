@@ -1,4 +1,4 @@
-import { sensorRecordTypeHref, sensorRecordUrl } from './hal-links.js';
+import { sensorRecordTypeHref, sensorRecordUrl, userTypeHref, userUrl } from './hal-links.js';
 import { SENSOR_REPORT_BUNDLE, type SensorRecordModel } from './sensor-record.model.js';
 import { normalizeJson } from './json-normalizer.js';
 import type { NormalizedItem, NormalizedObject } from './normalized-value.js';
@@ -25,7 +25,7 @@ export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, sit
     const translatable = !UNTRANSLATABLE_FIELDS.has(field);
     if (USER_REFERENCE_FIELDS.has(field)) {
       const relation = `${baseUrl}/rest/relation/node/${SENSOR_REPORT_BUNDLE}/${field}`;
-      const references = items.map((item) => ({ item, link: { href: `${baseUrl}/user/${String(item.target_id)}?_format=hal_json` } }));
+      const references = items.map((item) => ({ item, link: { href: `${userUrl(baseUrl, String(item.target_id))}?_format=hal_json` } }));
       links[relation] = references.map(({ link }) => (translatable ? { href: link.href, lang } : link));
       embedded[relation] = references.map(({ item, link }) => embeddedUser(baseUrl, link, item, translatable ? lang : undefined));
       hal._embedded = embedded;
@@ -40,7 +40,7 @@ export function normalizeHalJson(record: SensorRecordModel, baseUrl: string, sit
 
 function embeddedUser(baseUrl: string, self: NormalizedObject, reference: NormalizedItem, lang: string | undefined): NormalizedObject {
   const user: NormalizedObject = {
-    _links: { self, type: { href: `${baseUrl}/rest/type/user/user` } },
+    _links: { self, type: { href: userTypeHref(baseUrl) } },
     uuid: [{ value: reference.target_uuid ?? null }],
   };
   if (lang !== undefined) user.lang = lang;

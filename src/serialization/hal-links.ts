@@ -9,3 +9,13 @@ export function sensorRecordTypeHref(baseUrl: string): string {
 export function sensorRecordUrl(baseUrl: string, nid: number): string {
   return `${baseUrl}/node/${nid}`;
 }
+
+/** An account's address: the target of a record's `uid` and `revision_uid` links (`GET /user/{uid}`). */
+export function userUrl(baseUrl: string, uid: number | string): string {
+  return `${baseUrl}/user/${uid}`;
+}
+
+/** `_links.type.href` of an account. */
+export function userTypeHref(baseUrl: string): string {
+  return `${baseUrl}/rest/type/user/user`;
+}

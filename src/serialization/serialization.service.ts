@@ -5,6 +5,7 @@ import { normalizeHalJson } from './hal-json-normalizer.js';
 import { normalizeJson } from './json-normalizer.js';
 import { CONTENT_TYPES, type ResponseFormat } from './response-format.js';
 import type { SensorRecordModel } from './sensor-record.model.js';
+import { normalizeUserHalJson, normalizeUserJson, type UserModel } from './user-normalizer.js';
 import { encodeXml } from './xml-encoder.js';
 
 export interface RenderedRecord {
@@ -19,6 +20,17 @@ export class SerializationService {
   /** The exact response body text and its Content-Type for a record in a format. */
   render(record: SensorRecordModel, format: ResponseFormat): RenderedRecord {
     return { contentType: CONTENT_TYPES[format], body: this.body(record, format) };
+  }
+
+  /** The same for an account (`GET /user/{uid}`). */
+  renderUser(user: UserModel, format: ResponseFormat): RenderedRecord {
+    const body =
+      format === 'json'
+        ? JSON.stringify(normalizeUserJson(user))
+        : format === 'hal_json'
+          ? JSON.stringify(normalizeUserHalJson(user, this.config.baseUrl))
+          : encodeXml(normalizeUserJson(user));
+    return { contentType: CONTENT_TYPES[format], body };
   }
 
   private body(record: SensorRecordModel, format: ResponseFormat): string {

@@ -55,6 +55,11 @@ export class UsersService {
     }
   }
 
+  /** The account with this uid, without its password hash. */
+  findByUid(uid: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ uid });
+  }
+
   /** The user with exactly this name, letter case aside, including the password hash. */
   async findByName(username: string): Promise<UserEntity | null> {
     if (!isValidName(username)) return null;
