@@ -90,10 +90,11 @@ export class AlertOutbox implements SensorTransitionSink {
     const cutoff = overdueCutoff(now.getTime(), this.config.sensors.heartbeatGraceSeconds);
     const zone = this.config.siteTimezone;
     // The sensor as the sensor routes answer it now, its alert facts read in this transaction.
+    const devIdsOf = new Map<number, Set<string>>();
+    for (const { sensor, alert, devId } of notifications)
+      if (sensor) devIdsOf.set(alert.uid, (devIdsOf.get(alert.uid) ?? new Set()).add(devId));
     const factsOf = new Map<number, (devId: string) => SensorAlertFacts>();
-    for (const uid of new Set(notifications.filter((notification) => notification.sensor).map((notification) => notification.alert.uid))) {
-      factsOf.set(uid, await sensorAlertFacts(manager, uid));
-    }
+    for (const [uid, devIds] of devIdsOf) factsOf.set(uid, await sensorAlertFacts(manager, uid, [...devIds]));
     await manager.getRepository(AlertNotificationEntity).insert(
       notifications.map((notification) => ({
         alertId: notification.alert.id,

@@ -1,4 +1,4 @@
-import { type EntityManager, IsNull } from 'typeorm';
+import { type EntityManager, In, IsNull } from 'typeorm';
 import { AlertEntity } from './alert.entity.js';
 import { SprungEpisodeEntity } from './sprung-episode.entity.js';
 
@@ -18,13 +18,18 @@ export function hearsBatteryLow(alert: AlertEntity): boolean {
 /**
  * The owner's alert facts for each of their sensors, by dev_id: the open episode's sprung-at, and the
  * highest battery_low threshold among the alerts naming the sensor or all sensors (the first to warn).
- * Open episodes are few (each is a trap waiting for a visit), so all of the owner's are read at once.
+ * For a list, all of the owner's open episodes are read at once (each is a trap waiting for a visit);
+ * for a few sensors, `devIds` names them.
  */
-export async function sensorAlertFacts(manager: EntityManager, uid: number): Promise<(devId: string) => SensorAlertFacts> {
-  const [episodes, alerts] = await Promise.all([
-    manager.getRepository(SprungEpisodeEntity).find({ where: { uid, resetAt: IsNull() }, order: { id: 'ASC' } }),
-    manager.getRepository(AlertEntity).find({ where: { uid } }),
-  ]);
+export async function sensorAlertFacts(
+  manager: EntityManager,
+  uid: number,
+  devIds?: string[],
+): Promise<(devId: string) => SensorAlertFacts> {
+  const open = { uid, resetAt: IsNull(), ...(devIds && { devId: In(devIds) }) };
+  // One after the other: in a record's transaction both go over its one connection.
+  const episodes = await manager.getRepository(SprungEpisodeEntity).find({ where: open, order: { id: 'ASC' } });
+  const alerts = await manager.getRepository(AlertEntity).find({ where: { uid } });
   const sprungAt = new Map(episodes.map((episode) => [episode.devId, episode.sprungAt]));
   const batteryAlerts = alerts.filter(hearsBatteryLow);
   return (devId) => {

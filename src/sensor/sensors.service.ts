@@ -70,7 +70,7 @@ export class SensorsService {
     const row = await this.sensors.findOneBy({ uid, devId });
     if (!row) return null;
     return {
-      sensor: this.view(row, await this.factsOf(uid), this.cutoff()),
+      sensor: this.view(row, await this.factsOf(uid, [row.devId]), this.cutoff()),
       records: await this.records.recentOf(uid, row.devId, recordCount),
     };
   }
@@ -101,8 +101,8 @@ export class SensorsService {
     return overdueCutoff(this.clock.now(), this.config.sensors.heartbeatGraceSeconds);
   }
 
-  private factsOf(uid: number): Promise<(devId: string) => SensorAlertFacts> {
-    return sensorAlertFacts(this.sensors.manager, uid);
+  private factsOf(uid: number, devIds?: string[]): Promise<(devId: string) => SensorAlertFacts> {
+    return sensorAlertFacts(this.sensors.manager, uid, devIds);
   }
 
   private view(row: SensorEntity, facts: (devId: string) => SensorAlertFacts, cutoff: Date): SensorView {
