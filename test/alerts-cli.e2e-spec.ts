@@ -45,7 +45,7 @@ describe('Alert commands', () => {
       'text',
     );
 
-    expect(created).toEqual({ alert_id: expect.any(Number), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(created).toEqual({ alert_id: expect.any(Number), secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const listed = await cli('alert:list');
     expect(listed).toEqual({
       alerts: [

@@ -36,7 +36,7 @@ export interface CreateAlertInput {
   escalation?: { channel: AlertChannel; target: string };
 }
 
-/** Bytes of a generated webhook secret, shown once as base64url. */
+/** Bytes of a generated webhook secret, shown once as hex (never starting with a dash, which the command line would read as an option). */
 const SECRET_BYTES = 32;
 
 /** alert:create, alert:list, alert:delete and alert:test (docs/interface.md#administration-command-line). */
@@ -55,7 +55,7 @@ export class AlertsAdmin {
     if (input.escalateAfter !== undefined && !input.escalation) {
       throw new InvalidAlertInputError('--escalate-after needs --escalate-webhook URL or --escalate-email ADDRESS.');
     }
-    const secret = input.channel === 'webhook' ? (input.secret ?? randomBytes(SECRET_BYTES).toString('base64url')) : null;
+    const secret = input.channel === 'webhook' ? (input.secret ?? randomBytes(SECRET_BYTES).toString('hex')) : null;
     const inserted = await this.dataSource.getRepository(AlertEntity).insert({
       uid: user.uid,
       events: input.events,
