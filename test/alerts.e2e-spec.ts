@@ -317,7 +317,7 @@ describe('Alerts', () => {
   it('posts {"text": …} for Slack and the text itself for ntfy, signed the same way', async () => {
     await createWebhookAlert(owner.username, 'sprung', '--format', 'slack');
     const secret = receiver.secret;
-    await createWebhookAlert(owner.username, 'sprung', '--format', 'text', '--secret', secret);
+    await createWebhookAlert(owner.username, 'sprung', '--format', 'text', `--secret=${secret}`);
 
     await send(owner, { dev_id: 'trap-5', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
     await until(() => receiver.received.length >= 2);
