@@ -68,9 +68,20 @@ describe('Administration commands for users', () => {
 
       const printed = await runCommand(['user:unblock', '--username', 'LOST-DEVICE'], cli);
 
-      expect(printed).toEqual({ uid: user.uid, status: 'active' });
+      expect(printed).toEqual({ uid: user.uid, status: 'active', failed_logins_forgotten: 1 });
       expect((await testApp.dataSource.getRepository(UserEntity).findOneByOrFail({ uid: user.uid })).status).toBe(true);
       await passwordGrant('lost-device', user.password).expect(200);
+    });
+
+    it("lifts the failed-login limit of a name that someone else's guesses locked, whatever its spelling", async () => {
+      const user = await createUser(testApp.app, { username: 'trap-gateway' });
+      for (let attempt = 1; attempt <= 5; attempt++) await passwordGrant('Trap-Gateway', `guess-${attempt}`).expect(400);
+      await passwordGrant('trap-gateway', user.password).expect(429);
+
+      const printed = await runCommand(['user:unblock', '--username', 'trap-gateway'], cli);
+
+      expect(printed).toEqual({ uid: user.uid, status: 'active', failed_logins_forgotten: 5 });
+      await passwordGrant('trap-gateway', user.password).expect(200);
     });
 
     it('refuses an unknown user', async () => {

@@ -105,8 +105,8 @@ export async function runCommand(argv: string[], services: CliServices): Promise
       }
       case 'user:unblock': {
         const values = parse(rest, { username: { type: 'string' } });
-        const user = await services.users.unblock(required(values, 'username'));
-        return { uid: user.uid, status: 'active' };
+        const { user, forgottenFailedLogins } = await services.users.unblock(required(values, 'username'));
+        return { uid: user.uid, status: 'active', failed_logins_forgotten: forgottenFailedLogins };
       }
       case 'user:list': {
         parse(rest, {});

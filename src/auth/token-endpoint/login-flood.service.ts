@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type FindOptionsWhere, LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { type EntityManager, type FindOptionsWhere, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
@@ -110,6 +110,15 @@ export class LoginFloodService {
     const oldest = recent.at(-1)?.attemptedAt.getTime() ?? now;
     return Math.max(1, Math.ceil((oldest + rule.windowSeconds * 1000 - now) / 1000));
   }
+}
+
+/**
+ * Forgets a user name's failed password grants, lifting its limit: an administrator's answer to a
+ * name locked by someone else's guesses (user:unblock). The address limit is left as it is.
+ */
+export async function forgetFailedLogins(manager: EntityManager, username: string): Promise<number> {
+  const result = await manager.delete(LoginFailureEntity, { username: normaliseName(username) });
+  return result.affected ?? 0;
 }
 
 function windowStart(rule: FloodRule, now: number): Date {

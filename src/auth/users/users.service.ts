@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { CLOCK, type Clock, systemClock } from '../../common/time/clock.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
+import { forgetFailedLogins } from '../token-endpoint/login-flood.service.js';
 import { revokeUserTokens } from '../tokens/token-family.js';
 import { PasswordHasher } from './password-hasher.js';
 import { assertAcceptablePassword } from './password-policy.js';
@@ -87,13 +88,21 @@ export class UsersService {
     return { ...user, status: false };
   }
 
-  /** Lets a blocked user obtain tokens again (and its unexpired, unrevoked tokens work again). */
-  async unblock(username: string): Promise<UserEntity> {
+  /**
+   * Lets a blocked user obtain tokens again (and its unexpired, unrevoked tokens work again), and
+   * lifts the failed-login limit of its name, which anyone who knows the name can reach. Returns the
+   * user and how many failed logins were forgotten.
+   */
+  async unblock(username: string): Promise<{ user: UserEntity; forgottenFailedLogins: number }> {
     if (!isValidName(username)) throw new InvalidUserInputError(INVALID_NAME);
     const user = await this.findByName(username);
     if (!user) throw new UnknownUserError(username);
-    await this.users.update({ uid: user.uid }, { status: true, changed: wholeSeconds(new Date(this.clock.now())) });
-    return { ...user, status: true };
+    const changed = wholeSeconds(new Date(this.clock.now()));
+    const forgottenFailedLogins = await runInTransaction(this.users.manager.connection, async (manager) => {
+      await manager.update(UserEntity, { uid: user.uid }, { status: true, changed });
+      return forgetFailedLogins(manager, user.name);
+    });
+    return { user: { ...user, status: true }, forgottenFailedLogins };
   }
 
   /** Every user, oldest first, without password hashes. */
