@@ -56,6 +56,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a METRICS_PORT that is the service port, which the metrics server would then find taken', () => {
+    expect(() => loadConfig({ PORT: '4913', METRICS_PORT: '4913' })).toThrow(
+      'Invalid configuration: METRICS_PORT must differ from PORT (leave METRICS_PORT unset to serve /metrics on the service port)',
+    );
+  });
+
   it('names the variable, every rule it breaks and the value as given', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(
       'Invalid configuration: PORT must be an integer number; PORT must not be less than 0; PORT must not be greater than 65535 (got "eighty")',

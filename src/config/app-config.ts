@@ -110,6 +110,11 @@ function metricsConfig(vars: EnvironmentVariables): AppConfig['metrics'] {
       "Invalid configuration: METRICS_HOST needs METRICS_PORT (metrics on the service's own port are served wherever the service listens)",
     );
   }
+  if (port !== undefined && port === vars.PORT) {
+    throw new ConfigError(
+      'Invalid configuration: METRICS_PORT must differ from PORT (leave METRICS_PORT unset to serve /metrics on the service port)',
+    );
+  }
   return { enabled, ...(port !== undefined && { port, host: host ?? '127.0.0.1' }), ...(token !== undefined && { token }) };
 }
 

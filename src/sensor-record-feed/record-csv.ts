@@ -46,7 +46,7 @@ export function csvColumnsViolation(names: unknown): string | undefined {
   if (!Array.isArray(names) || names.every((name) => name === '')) return 'Name at least one field.';
   const known = new Set<string>(RECORD_CSV_COLUMNS);
   const unknown = names.filter((name) => !known.has(name));
-  if (unknown.length > 0) return `Unknown field name(s): ${unknown.join(', ')}. The fields: ${RECORD_CSV_COLUMNS.join(', ')}.`;
+  if (unknown.length > 0) return `Unknown field name(s): ${someOf(unknown)}. The fields: ${RECORD_CSV_COLUMNS.join(', ')}.`;
   const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice !== undefined) return `${twice} is named more than once.`;
   return undefined;
@@ -73,4 +73,15 @@ function mainValue(item: NormalizedItem | undefined): unknown {
   if (!item) return null;
   for (const member of ['value', 'target_id', 'alias']) if (member in item) return item[member];
   return null;
+}
+
+// An answer names enough of what was wrong to find it, not the whole of a long query back.
+const NAMES_SHOWN = 5;
+const NAME_SHOWN_LENGTH = 40;
+
+function someOf(names: string[]): string {
+  const shown = names
+    .slice(0, NAMES_SHOWN)
+    .map((name) => (name.length > NAME_SHOWN_LENGTH ? `${name.slice(0, NAME_SHOWN_LENGTH)}…` : name));
+  return names.length > NAMES_SHOWN ? `${shown.join(', ')} and ${names.length - NAMES_SHOWN} more` : shown.join(', ');
 }
