@@ -11,11 +11,15 @@ export const queryReasons = {
   length: (max: number) => `This value should have 1 to ${max} characters.`,
 } as const;
 
-/** An optional integer parameter: digits only (no sign, fraction or exponent), between the bounds. */
+/**
+ * An optional integer parameter: digits, a minus sign allowed (no plus, fraction or exponent), between
+ * the bounds. Any integer short of 16 digits is read as one, so that one out of range is told the bounds
+ * rather than that it is no integer.
+ */
 export function QueryInteger(min: number, max: number) {
   return applyDecorators(
     IsOptional(),
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value)),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value)),
     IsInt({ message: queryReasons.integer }),
     Min(min, { message: queryReasons.between(min, max) }),
     Max(max, { message: queryReasons.between(min, max) }),
