@@ -21,6 +21,8 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   secret = '';
   answer: { status: number; headers?: Record<string, string>; body?: string } = { status: 204 };
+  /** How long the receiver takes before it answers (a slow receiver, still inside the send's timeout). */
+  delayMs = 0;
   private server?: Server;
   private port = 0;
 
@@ -42,7 +44,7 @@ export class WebhookReceiver {
         }
         const { status, headers, body: answer } = this.answer;
         if (status < 300) this.received.push({ path: request.url ?? '', headers: request.headers, body, signed, json });
-        response.writeHead(status, headers).end(answer);
+        setTimeout(() => response.writeHead(status, headers).end(answer), this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -49,7 +50,10 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   onApplicationBootstrap(): void {
-    this.signal.listen(() => this.wake());
+    // A commit wakes the dispatcher from inside its request; the round it starts is the instance's
+    // own, so it runs in the context of start-up: no request's database deadline or log fields.
+    const ownContext = AsyncLocalStorage.snapshot();
+    this.signal.listen(() => ownContext(() => this.wake()));
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.timer.unref();
     this.wake();
