@@ -34,6 +34,7 @@ describe('Alerts with a slow receiver', () => {
   beforeAll(async () => {
     await receiver.start();
     testApp = await createTestApp();
+    await testApp.reset();
     const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
     admin = new AlertsAdmin(testApp.dataSource, users, systemClock, testApp.app.get<AppConfig>(APP_CONFIG));
   });
