@@ -117,10 +117,26 @@ describe('Alert commands', () => {
     ]);
   });
 
+  it('hears battery_low below 3.3 V when no --battery-below is given, and leaves bait_low out of all without --bait-below', async () => {
+    await cli('alert:create', '--user', 'fleet-nz', '--on', 'all', '--webhook', 'https://x.example/h');
+    await cli('alert:create', '--user', 'fleet-nz', '--on', 'battery_low', '--webhook', 'https://x.example/h', '--battery-below', '3.6');
+
+    const [all, battery] = (await cli('alert:list')).alerts as Array<Record<string, unknown>>;
+
+    expect(all).toMatchObject({ battery_below: 3.3, bait_below: null });
+    expect(all!.events).not.toContain('bait_low');
+    expect(all!.events).toContain('battery_low');
+    expect(battery).toMatchObject({ events: ['battery_low'], battery_below: 3.6 });
+  });
+
   it.each([
     [
       ['--on', 'sprung,eaten', '--webhook', 'https://x.example/h'],
       'Unknown event "eaten" in --on: use all, or a comma list of sprung, reset, silent, back, battery_low, tilted, bait_low, sprung_reminder, sprung_escalation, sprung_deadline.',
+    ],
+    [
+      ['--on', 'sprung,bait_low', '--webhook', 'https://x.example/h'],
+      'bait_low needs --bait-below N: the bait level below which a Baitlevel report is low.',
     ],
     [['--on', 'sprung', '--webhook', 'ftp://x.example/h'], '--webhook must be an http:// or https:// URL (got "ftp://x.example/h").'],
     [['--on', 'sprung', '--webhook', 'not a url'], '--webhook must be an http:// or https:// URL (got "not a url").'],

@@ -16,6 +16,31 @@ export function parseEvents(text: string): AlertEvent[] {
   return [...new Set(names as AlertEvent[])];
 }
 
+/** Volts below which `battery_low` is raised when `--battery-below` is not given: the fleet page's low mark. */
+export const DEFAULT_BATTERY_BELOW = '3.3';
+
+/**
+ * An alert's events with the thresholds they need (docs/alerts.md#events): `battery_low` without
+ * `--battery-below` uses 3.3 V; `bait_low` has no level that suits every bait, so it needs
+ * `--bait-below` when named, and `all` leaves it out without one.
+ */
+export function eventsAndThresholds(
+  onText: string,
+  batteryBelow: string | undefined,
+  baitBelow: string | undefined,
+): { events: AlertEvent[]; batteryBelow?: string; baitBelow?: string } {
+  let events = parseEvents(onText);
+  if (baitBelow === undefined && events.includes('bait_low')) {
+    if (onText.trim() !== 'all') fail('bait_low needs --bait-below N: the bait level below which a Baitlevel report is low.');
+    events = events.filter((event) => event !== 'bait_low');
+  }
+  return {
+    events,
+    batteryBelow: batteryBelow ?? (events.includes('battery_low') ? DEFAULT_BATTERY_BELOW : undefined),
+    baitBelow,
+  };
+}
+
 /** `90s`, `15m`, `12h` as seconds: at least one second, at most 24 h (the clock's own deadline). */
 export function parseDuration(text: string, option: string): number {
   const match = /^(\d{1,6})(s|m|h)$/.exec(text.trim());

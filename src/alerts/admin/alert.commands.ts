@@ -1,7 +1,15 @@
 import { CliError } from '../../common/cli/cli-error.js';
 import { instant, optional, parse, required } from '../../common/cli/command-options.js';
 import type { AlertChannel } from '../alert-events.js';
-import { parseDuration, parseEmail, parseEvents, parseFormat, parseSecret, parseThreshold, parseWebhookUrl } from './alert-input.js';
+import {
+  eventsAndThresholds,
+  parseDuration,
+  parseEmail,
+  parseFormat,
+  parseSecret,
+  parseThreshold,
+  parseWebhookUrl,
+} from './alert-input.js';
 import type { AlertsAdmin } from './alerts-admin.service.js';
 
 const ALERT_COMMANDS = ['alert:create', 'alert:list', 'alert:delete', 'alert:test'] as const;
@@ -38,13 +46,15 @@ export async function runAlertCommand(command: AlertCommand, args: string[], ale
       const text = (name: string) => optional(values, name);
       const created = await alerts.create({
         username: required(values, 'user'),
-        events: parseEvents(required(values, 'on')),
+        ...eventsAndThresholds(
+          required(values, 'on'),
+          text('battery-below') === undefined ? undefined : parseThreshold(text('battery-below')!, 'battery-below'),
+          text('bait-below') === undefined ? undefined : parseThreshold(text('bait-below')!, 'bait-below'),
+        ),
         ...target,
         format: parseFormat(text('format')),
         secret: text('secret') === undefined ? undefined : parseSecret(text('secret')!),
         devId: text('sensor'),
-        batteryBelow: text('battery-below') === undefined ? undefined : parseThreshold(text('battery-below')!, 'battery-below'),
-        baitBelow: text('bait-below') === undefined ? undefined : parseThreshold(text('bait-below')!, 'bait-below'),
         remindAfter: text('remind-after') === undefined ? undefined : parseDuration(text('remind-after')!, 'remind-after'),
         escalateAfter: text('escalate-after') === undefined ? undefined : parseDuration(text('escalate-after')!, 'escalate-after'),
         escalation,
