@@ -6,7 +6,7 @@ const fail = (message: string): never => {
 };
 
 /** `all`, or a comma list of event names (docs/alerts.md#events). */
-export function parseEvents(text: string): AlertEvent[] {
+function parseEvents(text: string): AlertEvent[] {
   if (text.trim() === 'all') return [...ALERT_EVENTS];
   const names = text.split(',').map((name) => name.trim());
   for (const name of names) {
@@ -17,7 +17,7 @@ export function parseEvents(text: string): AlertEvent[] {
 }
 
 /** Volts below which `battery_low` is raised when `--battery-below` is not given: the fleet page's low mark. */
-export const DEFAULT_BATTERY_BELOW = '3.3';
+const DEFAULT_BATTERY_BELOW = '3.3';
 
 /**
  * An alert's events with the thresholds they need (docs/alerts.md#events): `battery_low` without
