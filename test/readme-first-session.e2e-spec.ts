@@ -65,7 +65,7 @@ describe("README's first session", () => {
     expect(sensors).toMatchObject({ sensors: [{ dev_id: '0004A30B001C1234', report_count: 1 }], next: null });
     expect([blocked, unblocked]).toEqual([
       { uid: 1, status: 'blocked' },
-      { uid: 1, status: 'active' },
+      { uid: 1, status: 'active', failed_logins_forgotten: 0 },
     ]);
   }, 120_000);
 
