@@ -15,7 +15,7 @@ export interface ReceivedWebhook {
 /**
  * A webhook receiver on an ephemeral port, as a user would write one: it checks the signature with
  * the alert's secret, keeps what arrived, and answers 204, or what `answer` says (503 for a receiver
- * in trouble). `stop()` and `start()` take it down and bring it back on the same port.
+ * in trouble), or nothing at all (`holds`). `stop()` and `start()` take it down and bring it back on the same port.
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
@@ -23,6 +23,10 @@ export class WebhookReceiver {
   answer: { status: number; headers?: Record<string, string>; body?: string } = { status: 204 };
   /** How long the receiver takes before it answers (a slow receiver, still inside the send's timeout). */
   delayMs = 0;
+  /** A receiver that never answers: each request is kept open until the sender gives up on it. */
+  holds = false;
+  /** The requests a holding receiver read and never answered; `open` until the sender closed the connection. */
+  readonly held: Array<{ body: string; open: boolean }> = [];
   private server?: Server;
   private port = 0;
 
@@ -41,6 +45,12 @@ export class WebhookReceiver {
           json = JSON.parse(body) as Record<string, unknown>;
         } catch {
           json = null;
+        }
+        if (this.holds) {
+          const held = { body, open: true };
+          this.held.push(held);
+          response.once('close', () => (held.open = false));
+          return;
         }
         const { status, headers, body: answer } = this.answer;
         if (status < 300) this.received.push({ path: request.url ?? '', headers: request.headers, body, signed, json });

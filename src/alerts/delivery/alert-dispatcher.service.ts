@@ -9,14 +9,17 @@ import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { NotificationSignal } from '../notification-signal.js';
 import { SprungEpisodeEntity } from '../sprung-episode.entity.js';
-import { NotificationClaims } from './notification-claims.js';
+import { NotificationClaims, type NotificationRoute } from './notification-claims.js';
 import { NotificationSender } from './notification-sender.js';
+import { ReceiverSlots } from './receiver-slots.js';
 import { backoffMs, type SendOutcome } from './send-outcome.js';
 
 /** Other instances' notifications, and retries that come due, are looked for this often. */
 const POLL_MS = 500;
 /** Notifications claimed at a time. */
 const CLAIM_BATCH = 20;
+/** Notifications this instance holds at once, being sent or waiting for their receiver. */
+const MAX_HELD = 100;
 /** Sends to one receiver at once from this instance. */
 const SENDS_PER_RECEIVER = 4;
 /** A notification is tried for this long after it was written, then ends failed. */
@@ -27,6 +30,11 @@ const RETRY_FOR_MS = SPRUNG_DEADLINE_SECONDS * 1000;
  * commits, and polling every 500 ms for the rest; each notification claimed before it is sent, so
  * that several instances send different ones, and released with its outcome. A crash between the
  * send and the mark repeats the send once the claim runs out (at least once, never lost).
+ *
+ * Sends are pipelined: a round claims what is due and starts its sends without waiting for them, at
+ * most four at once per receiver, so that a receiver that holds every request for the whole timeout
+ * delays its own notifications only. A notification whose send ends makes the next of its sensor
+ * eligible and starts another round at once.
  */
 @Injectable()
 export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -37,7 +45,11 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
-  private readonly sending = new Map<string, number>();
+  private readonly slots = new ReceiverSlots(SENDS_PER_RECEIVER);
+  /** The sends in progress or waiting for a slot, each holding its claim, by notification id. */
+  private readonly held = new Map<number, Promise<void>>();
+  /** The receiver of each route seen, by `alertId:recipient` (an alert's targets never change). */
+  private readonly receiverOf = new Map<string, { route: NotificationRoute; receiver: string }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,6 +75,8 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    // The sends under way end (5 s at most); those still waiting for a slot give their claims back.
+    await Promise.all(this.held.values());
   }
 
   /** Looks for work now, or once more after the round in progress. */
@@ -79,7 +93,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     do {
       this.again = false;
       try {
-        // A full round may leave more, and each send may make the next of its sensor eligible.
+        // A full round may leave more.
         if ((await this.round()) > 0) this.again = true;
       } catch (error) {
         this.logger.warn(`Could not look for notifications: ${error instanceof Error ? error.message : String(error)}`);
@@ -88,29 +102,52 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     } while (this.again && !this.stopped);
   }
 
-  /** Claims what is due and sends it; answers how many it sent. */
+  /** Claims what is due and starts sending it, without waiting for the sends; answers how many it claimed. */
   private async round(): Promise<number> {
-    const due = await this.claims.claim(new Date(this.clock.now()), CLAIM_BATCH);
+    const room = Math.min(CLAIM_BATCH, MAX_HELD - this.held.size);
+    if (room <= 0) return 0;
+    const routes = [...this.receiverOf.values()].filter(({ receiver }) => this.slots.full(receiver)).map(({ route }) => route);
     // Several notifications of one sensor never come in one round (only a queue's head is claimed).
-    await Promise.all(due.map((notification) => this.sendOne(notification)));
+    const due = await this.claims.claim(new Date(this.clock.now()), room, { held: this.held.keys(), routes });
+    for (const notification of due) {
+      const sending: Promise<void> = this.sendOne(notification)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            `notification_id=${notification.id} could not be sent or marked (its claim runs out): ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
+        .finally(() => {
+          this.held.delete(notification.id);
+          this.wake();
+        });
+      this.held.set(notification.id, sending);
+    }
     return due.length;
   }
 
   private async sendOne(notification: AlertNotificationEntity): Promise<void> {
     const started = this.clock.now();
     const target = await this.sender.targetOf(notification);
-    const receiver = target?.receiver ?? 'gone';
-    while ((this.sending.get(receiver) ?? 0) >= SENDS_PER_RECEIVER) await new Promise((resolve) => setTimeout(resolve, 20));
-    this.sending.set(receiver, (this.sending.get(receiver) ?? 0) + 1);
+    if (!target) return this.settle(notification, { kind: 'failed', reason: 'the alert is gone' }, 'gone', 'gone', started);
+    const { receiver } = target;
+    const route = { alertId: notification.alertId, recipient: notification.recipient };
+    this.receiverOf.set(`${route.alertId}:${route.recipient}`, { route, receiver });
     let outcome: SendOutcome;
+    const waited = await this.slots.take(receiver);
     try {
-      outcome = target ? await this.sender.send(notification, target) : { kind: 'failed', reason: 'the alert is gone' };
-    } catch (error) {
-      outcome = { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+      if (waited && (this.stopped || !(await this.claims.renew(notification.id, new Date(this.clock.now()))))) {
+        // Stopping: another instance may send it now. A lost claim is another's to send.
+        if (this.stopped) await this.claims.release(notification.id);
+        return;
+      }
+      outcome = await this.sender.send(notification, target).catch((error: unknown) => ({
+        kind: 'retry' as const,
+        reason: error instanceof Error ? error.message : String(error),
+      }));
     } finally {
-      this.sending.set(receiver, this.sending.get(receiver)! - 1);
+      this.slots.give(receiver);
     }
-    await this.settle(notification, outcome, target?.channel ?? 'gone', receiver, started);
+    await this.settle(notification, outcome, target.channel, receiver, started);
   }
 
   private async settle(

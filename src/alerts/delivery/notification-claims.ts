@@ -2,7 +2,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { rowsChanged, toColumnValue } from '../../database/plain-sql.js';
 import { runStatements } from '../../database/run-in-transaction.js';
 import { isWriteConflict } from '../../database/write-conflict.js';
+import type { Recipient } from '../alert-events.js';
 import { AlertNotificationEntity } from '../alert-notification.entity.js';
+
+/** Where a notification goes: its alert's target, or the alert's escalation target. */
+export interface NotificationRoute {
+  alertId: number;
+  recipient: Recipient;
+}
 
 /** A claim outlasts a send (5 s) many times over; a claim whose holder died is taken over after it. */
 export const CLAIM_SECONDS = 60;
@@ -20,17 +27,31 @@ export class NotificationClaims {
     private readonly holder: string,
   ) {}
 
-  /** Claims up to `limit` notifications due at `now`; answers those this instance now holds. */
-  async claim(now: Date, limit: number): Promise<AlertNotificationEntity[]> {
+  /**
+   * Claims up to `limit` notifications due at `now`; answers those this instance now holds. Left out:
+   * the notifications this instance still holds (`skip.held`: their claim is renewed before a send
+   * that waited, never taken twice), and the routes (an alert's target or its escalation target) that
+   * lead to a receiver with every send slot taken (`skip.routes`), so that they hold up no one else's.
+   */
+  async claim(
+    now: Date,
+    limit: number,
+    skip: { held?: Iterable<number>; routes?: ReadonlyArray<NotificationRoute> } = {},
+  ): Promise<AlertNotificationEntity[]> {
+    const held = [...(skip.held ?? [])];
+    const routes = skip.routes ?? [];
     const candidates = await this.statements(async (manager) => {
       const at = this.instant(manager, now);
+      const skipped =
+        (held.length > 0 ? ` AND n.id NOT IN (${held.map(() => '?').join(', ')})` : '') +
+        routes.map(() => ' AND NOT (n.alert_id = ? AND n.recipient = ?)').join('');
       const rows = (await manager.query(
         `SELECT n.id FROM alert_notifications n
-          WHERE n.status = 'pending' AND n.next_attempt_at <= ? AND (n.claimed_until IS NULL OR n.claimed_until < ?)
+          WHERE n.status = 'pending' AND n.next_attempt_at <= ? AND (n.claimed_until IS NULL OR n.claimed_until < ?)${skipped}
             AND NOT EXISTS (SELECT 1 FROM alert_notifications p
               WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.status = 'pending' AND p.id < n.id)
           ORDER BY n.id LIMIT ${Number(limit)}`,
-        [at, at],
+        [at, at, ...held, ...routes.flatMap((route) => [route.alertId, route.recipient])],
       )) as Array<{ id: number | string }>;
       return rows.map((row) => Number(row.id));
     });
@@ -55,6 +76,23 @@ export class NotificationClaims {
   /** Gives a claimed notification back, to be tried again at `next`. */
   retryAt(id: number, next: Date, reason: string): Promise<boolean> {
     return this.finish(id, 'next_attempt_at = ?, last_error = ?', (manager) => [this.instant(manager, next), reason]);
+  }
+
+  /** Renews a claim still held (for a notification that waited its turn); false when it was lost meanwhile. */
+  renew(id: number, now: Date): Promise<boolean> {
+    return this.statements(
+      async (manager) =>
+        (await rowsChanged(
+          manager,
+          `UPDATE alert_notifications SET claimed_until = ? WHERE id = ? AND status = 'pending' AND claimed_by = ?`,
+          [this.instant(manager, new Date(now.getTime() + CLAIM_SECONDS * 1000)), id, this.holder],
+        )) === 1,
+    );
+  }
+
+  /** Gives a claimed notification back unsent (the instance is stopping), due at once for another. */
+  release(id: number): Promise<boolean> {
+    return this.finish(id, 'attempts = attempts - 1', () => []);
   }
 
   private async claimOne(id: number, now: Date): Promise<boolean> {
