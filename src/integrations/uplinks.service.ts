@@ -38,10 +38,7 @@ export class UplinksService {
     const { submission, sources, ignored } = uplinkSubmission(reading, caller);
     let validated: CreateSensorRecordDto;
     try {
-      validated = (await submissionValidationPipe.transform(submission, {
-        type: 'custom',
-        metatype: CreateSensorRecordDto,
-      })) as CreateSensorRecordDto;
+      validated = await submissionValidationPipe.transform(submission);
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const violations = error.violations.map((line) => uplinkViolation(line, sources));

@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type SchemaObject } from '@nestjs/swagger';
-import { Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import { IsDefined, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
 import type { MemberRule } from './member-rules.js';
+import { shapeInstance, shapeMember, shapeNested, type MemberReader } from './submission-shape.js';
 import { isPlainObject, unwrapMember } from './unwrap-member.js';
 import { violationMessages as messages } from './violation-messages.js';
 
@@ -27,12 +27,14 @@ const singleItem = ValidateBy(
   { message: messages.oneItem },
 );
 
-/**
- * Exposes a member that its own @Transform reads from the submitted object. class-transformer would
- * first copy the submitted value, walking every list and object inside it, only for the transform to
- * discard the copy: pointed at a key no submission uses, it copies nothing.
- */
-const ReadByTransform = (): PropertyDecorator => (target, property) => Expose({ name: `\u0000${String(property)}` })(target, property);
+/** Registers how the member is read from a submitted object (submission-shape.ts). */
+const ReadBy =
+  (read: (submitted: Record<string, unknown>, property: string) => unknown): PropertyDecorator =>
+  (target, property) => {
+    const name = String(property);
+    const reader: MemberReader = (submitted) => read(submitted, name);
+    shapeMember(target, name, reader);
+  };
 
 /**
  * A member that may come as `[{"value": x}]`, `{"value": x}` or bare `x` (docs/interface.md#member-shapes): the
@@ -46,9 +48,8 @@ export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): Proper
       oneOf: memberShapes(rule.schema, key),
       ...(options.default === undefined ? {} : { default: options.default }),
     }),
-    ReadByTransform(),
-    Transform(({ obj, key: property }) => {
-      const value = unwrapMember((obj as Record<string, unknown>)[property], key);
+    ReadBy((submitted, property) => {
+      const value = unwrapMember(submitted[property], key);
       return value === undefined || value === null || Array.isArray(value) || !rule.coerce ? value : rule.coerce(value);
     }),
     presence(options.required),
@@ -61,8 +62,7 @@ export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): Proper
 export function NestedObject(type: () => new () => object, options: Pick<MemberOptions, 'required'> = {}): PropertyDecorator {
   return applyDecorators(
     ApiProperty({ type: () => type(), required: options.required ?? false }),
-    Expose(),
-    Type(type),
+    ReadBy((submitted, property) => shapeNested(type(), submitted[property])),
     presence(options.required),
     ValidateBy(
       { name: 'isObject', validator: { validate: (value: unknown) => value instanceof type() } },
@@ -82,12 +82,11 @@ export function NestedObject(type: () => new () => object, options: Pick<MemberO
 export function NestedList(type: () => new () => object, maxItems: number): PropertyDecorator {
   return applyDecorators(
     ApiProperty({ type: () => type(), isArray: true, required: false, maxItems }),
-    ReadByTransform(),
-    Transform(({ obj, key, options }) => {
-      const list = (obj as Record<string, unknown>)[key];
+    ReadBy((submitted, property) => {
+      const list = submitted[property];
       if (!Array.isArray(list)) return list;
       if (list.length > maxItems) return new Array<unknown>(list.length);
-      return list.map((item: unknown) => (isPlainObject(item) ? plainToInstance(type(), item, options) : null));
+      return list.map((item: unknown) => (isPlainObject(item) ? shapeInstance(type(), item) : null));
     }),
     IsOptional(),
     ValidateBy({ name: 'isArray', validator: { validate: (value: unknown) => Array.isArray(value) } }, { message: messages.type('array') }),

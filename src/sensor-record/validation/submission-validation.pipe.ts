@@ -1,22 +1,41 @@
-import { ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
-import * as classTransformer from 'class-transformer';
-import * as classValidator from 'class-validator';
+import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
+import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { CreateSensorRecordDto } from '../dto/create-sensor-record.dto.js';
+import { shapeInstance } from './submission-shape.js';
+import { isPlainObject } from './unwrap-member.js';
 import { validationFailure } from './validation-failure.js';
 
-/** How a submission's members are converted and checked, on either route. */
-export const SUBMISSION_VALIDATION_OPTIONS: ValidationPipeOptions = {
-  transform: true,
-  transformOptions: { excludeExtraneousValues: true },
-  validateCustomDecorators: true,
+/** Each member reports its first violation only; a violation carries the value, never the whole object. */
+const VALIDATOR_OPTIONS: ValidatorOptions = {
   stopAtFirstError: true,
+  forbidUnknownValues: false,
   validationError: { target: false, value: true },
-  // Handed over rather than imported lazily by the pipe, which exits the process if that import fails.
-  validatorPackage: classValidator,
-  transformerPackage: classTransformer,
 };
 
+/** A submission as its DTO, or the violations that refuse it. */
+export type SubmissionCheck = { submission: CreateSensorRecordDto; errors?: never } | { submission?: never; errors: ValidationError[] };
+
 /**
- * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors. Each member
- * reports its first violation only; members outside the DTOs are dropped, not rejected.
+ * Shapes a parsed submission into the DTO (members outside the DTOs are dropped, not rejected;
+ * anything but a JSON object reads as an object without members) and validates it with class-validator.
  */
-export const submissionValidationPipe = new ValidationPipe({ ...SUBMISSION_VALIDATION_OPTIONS, exceptionFactory: validationFailure });
+export async function checkSubmission(submitted: unknown): Promise<SubmissionCheck> {
+  const submission = shapeInstance(CreateSensorRecordDto, isPlainObject(submitted) ? submitted : {});
+  const errors = await validate(submission, VALIDATOR_OPTIONS);
+  return errors.length > 0 ? { errors } : { submission };
+}
+
+/**
+ * The submission's validation on every route that takes one, answering its violations as one 406.
+ * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors.
+ */
+class SubmissionValidationPipe implements PipeTransform<unknown, Promise<CreateSensorRecordDto>> {
+  /** The DTO is always CreateSensorRecordDto, whatever the parameter's metadata says. */
+  async transform(submitted: unknown, _metadata?: ArgumentMetadata): Promise<CreateSensorRecordDto> {
+    const { submission, errors } = await checkSubmission(submitted);
+    if (errors) throw validationFailure(errors);
+    return submission;
+  }
+}
+
+export const submissionValidationPipe = new SubmissionValidationPipe();
