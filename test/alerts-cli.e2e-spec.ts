@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
+import { runAdminCli } from '../src/cli/admin-cli.js';
 import { runCommand } from '../src/cli/commands.js';
+import { CliError } from '../src/common/cli/cli-error.js';
 import { systemClock } from '../src/common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { scratchDirectory } from './utils/built-process.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
 
@@ -194,5 +198,76 @@ describe('Alert commands', () => {
     });
     const [row] = (await testApp.dataSource.query('SELECT status FROM alert_notifications')) as Array<{ status: string }>;
     expect(row!.status).toBe('delivered');
+  });
+
+  it("alert:test prints the receiver's answer and fails with one line when the receiver does not accept the test notification", async () => {
+    const created = await cli('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', receiver.url());
+    receiver.secret = String(created.secret);
+    receiver.answer = { status: 503, body: 'down for maintenance' };
+    const origin = new URL(receiver.url()).origin;
+
+    const failure = (await cli('alert:test', '--id', String(created.alert_id)).catch((error: unknown) => error)) as CliError;
+
+    expect(failure).toBeInstanceOf(CliError);
+    expect(failure.message).toBe(`The test notification was not accepted: ${origin} answered HTTP 503, not 2xx.`);
+    expect(failure.output).toEqual({
+      alert_id: created.alert_id,
+      notification_id: expect.any(Number),
+      receiver: origin,
+      outcome: 'failed',
+      status: 503,
+      reason: 'HTTP 503',
+      answer: 'down for maintenance',
+    });
+    const [row] = (await testApp.dataSource.query('SELECT status, last_error FROM alert_notifications')) as Array<Record<string, string>>;
+    expect(row).toEqual({ status: 'failed', last_error: 'HTTP 503' });
+  });
+
+  it('alert:test says so when the receiver cannot be reached', async () => {
+    const down = await new WebhookReceiver().start();
+    const url = down.url();
+    await down.stop();
+    const created = await cli('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', url);
+
+    const failure = (await cli('alert:test', '--id', String(created.alert_id)).catch((error: unknown) => error)) as CliError;
+
+    expect(failure.message).toBe(`The test notification was not delivered to ${new URL(url).origin}: ECONNREFUSED.`);
+    expect(failure.output).toMatchObject({ outcome: 'failed', status: null, reason: 'ECONNREFUSED', answer: null });
+  });
+});
+
+describe('alert:test as a process', () => {
+  const workdir = scratchDirectory('sensor-records-alert-test-');
+  const receiver = new WebhookReceiver();
+
+  beforeAll(() => receiver.start());
+
+  afterAll(async () => {
+    await receiver.stop();
+    workdir.remove();
+  });
+
+  it('exits 1 when the receiver answers other than 2xx: its answer on stdout, one line on stderr', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(workdir.path, 'alerts.sqlite')}` };
+    const cli = async (...argv: string[]) => {
+      const [stdout, stderr]: [string[], string[]] = [[], []];
+      const code = await runAdminCli(argv, env, { stdout: (line) => stdout.push(line), stderr: (line) => stderr.push(line) });
+      return { code, stdout, stderr };
+    };
+    await cli('user:create', '--username', 'fleet-nz', '--password', 'correct horse battery staple');
+    const created = JSON.parse((await cli('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', receiver.url())).stdout[0]!);
+    receiver.answer = { status: 404, body: 'no such hook' };
+
+    const tested = await cli('alert:test', '--id', String(created.alert_id));
+
+    expect(tested.code).toBe(1);
+    expect(tested.stdout.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ outcome: 'failed', status: 404, answer: 'no such hook' }),
+    ]);
+    expect(tested.stderr).toEqual([
+      `The test notification was not accepted: ${new URL(receiver.url()).origin} answered HTTP 404, not 2xx.`,
+    ]);
+    receiver.answer = { status: 204 };
+    expect(await cli('alert:test', '--id', String(created.alert_id))).toMatchObject({ code: 0, stderr: [] });
   });
 });

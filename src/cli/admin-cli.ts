@@ -28,7 +28,8 @@ export interface CliStreams {
 
 /**
  * The administration command line: applies pending migrations, runs one command, prints exactly one
- * JSON line on stdout (or one message line on stderr) and returns the exit code.
+ * JSON line on stdout (or one message line on stderr, after the JSON line of what a failed command
+ * found out, if any) and returns the exit code.
  */
 export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, streams: CliStreams): Promise<number> {
   let dataSource: DataSource | undefined;
@@ -56,6 +57,7 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
     streams.stdout(JSON.stringify(result));
     return 0;
   } catch (error) {
+    if (error instanceof CliError && error.output) streams.stdout(JSON.stringify(error.output));
     const known = error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseConnectionError;
     streams.stderr(firstLine(known ? (error as Error).message : `Failed: ${error instanceof Error ? error.message : String(error)}`));
     return 1;

@@ -90,15 +90,23 @@ export async function runAlertCommand(command: AlertCommand, args: string[], ale
     case 'alert:test': {
       const id = alertId(parse(args, { id: { type: 'string' } }));
       const { notificationId, outcome, receiver } = await alerts.test(id);
-      return {
-        alert_id: id,
-        notification_id: notificationId,
-        receiver,
-        outcome: outcome.kind,
+      const shown = { alert_id: id, notification_id: notificationId, receiver };
+      if (outcome.kind === 'delivered')
+        return { ...shown, outcome: 'delivered', status: outcome.status ?? null, answer: outcome.answer ?? null };
+      // A test notification is tried once: whatever the receiver said, it ends failed.
+      const failed = {
+        ...shown,
+        outcome: 'failed',
         status: outcome.status ?? null,
-        ...(outcome.kind === 'delivered' ? {} : { reason: outcome.reason }),
+        reason: outcome.reason,
         answer: outcome.answer ?? null,
       };
+      throw new CliError(
+        outcome.status === undefined
+          ? `The test notification was not delivered to ${receiver}: ${outcome.reason}.`
+          : `The test notification was not accepted: ${receiver} answered HTTP ${outcome.status}, not 2xx.`,
+        failed,
+      );
     }
   }
 }
