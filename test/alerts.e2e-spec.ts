@@ -5,7 +5,7 @@ import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
 import { runCommand } from '../src/cli/commands.js';
-import { siteClockTime } from '../src/alerts/notification-text.js';
+import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -43,7 +43,8 @@ describe('Alerts', () => {
   // Device times from two hours before the clock's now: recent enough that no 24-hour step is due.
   const deviceInstant = (minutes: number) => new Date(Math.floor(clock.now() / 60_000) * 60_000 - 2 * HOUR_MS + minutes * 60_000);
   const deviceTime = (minutes: number) => deviceInstant(minutes).toISOString();
-  const siteTime = (minutes: number) => siteClockTime(deviceInstant(minutes), testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone);
+  const siteTime = (minutes: number) =>
+    siteWallClock(deviceInstant(minutes), testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone, clock.now());
   const createWebhookAlert = async (user: string, on: string, ...more: string[]) => {
     const created = await cli('alert:create', '--user', user, '--on', on, '--webhook', receiver.url(), ...more);
     receiver.secret = String(created.secret);
@@ -251,6 +252,26 @@ describe('Alerts', () => {
     }
     await settled();
     expect((await notifications(testApp.dataSource)).every((notification) => notification.status === 'delivered')).toBe(true);
+  });
+
+  it("dates an event of another day than the site's today, and leaves the date out for one of today", async () => {
+    await createWebhookAlert(owner.username, 'tilted');
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    const threeDaysAgo = new Date(deviceInstant(0).getTime() - 70 * HOUR_MS);
+    // This very minute: the site's today, whatever the hour.
+    const thisMinute = new Date(Math.floor(clock.now() / 60_000) * 60_000);
+
+    await send(owner, { dev_id: 'trap-old', time: threeDaysAgo.toISOString(), tilt: 'True' });
+    await send(owner, { dev_id: 'trap-new', time: thisMinute.toISOString(), tilt: 'True' });
+    await until(() => receiver.received.length >= 2);
+
+    const day = new Intl.DateTimeFormat('en-NZ', { timeZone: zone, day: 'numeric', month: 'short' }).format(threeDaysAgo);
+    const textOf = (devId: string) => receiver.received.map((hook) => String(hook.json!.text)).find((text) => text.includes(` ${devId} `));
+    // The year too, when three days ago was last year.
+    expect(textOf('trap-old')).toMatch(
+      new RegExp(`^Trap trap-old tilt sensor says True at \\d\\d:\\d\\d on ${day}( \\d{4})? \\(NZ[DS]T\\)$`),
+    );
+    expect(textOf('trap-new')).toMatch(/^Trap trap-new tilt sensor says True at \d\d:\d\d \(NZ[DS]T\)$/);
   });
 
   it('ends a notification answered 4xx as failed, without trying again', async () => {

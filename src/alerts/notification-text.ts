@@ -17,23 +17,36 @@ export interface TextFacts {
   alertId?: number;
 }
 
-/** `14:02 (NZDT)`: the site's wall clock and its zone's short name. */
-export function siteClockTime(at: Date, timeZone: string): string {
+/**
+ * When something happened, on the site's wall clock with its zone's short name (docs/alerts.md#events):
+ * `14:02 (NZDT)` on the day of `now` at the site; `14:02 on 24 Nov (NZDT)` on another day of its year;
+ * `14:02 on 24 Nov 2025 (NZDT)` in another year. A notification read later, or about an event reported
+ * late, never passes yesterday's time for today's.
+ */
+export function siteTime(at: Date, timeZone: string, now: number, always: 'date' | 'when-not-today' = 'when-not-today'): string {
   const parts = new Intl.DateTimeFormat('en-NZ', {
     timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
     timeZoneName: 'short',
   }).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((found) => found.type === type)?.value ?? '';
-  return `${part('hour')}:${part('minute')} (${part('timeZoneName')})`;
+  const today = siteDay(new Date(now), timeZone);
+  const day = siteDay(at, timeZone);
+  const date =
+    always === 'date' || day !== today
+      ? ` on ${part('day')} ${part('month')}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${part('year')}`}`
+      : '';
+  return `${part('hour')}:${part('minute')}${date} (${part('timeZoneName')})`;
 }
 
-/** `26 Nov 14:02 (NZDT)` */
-function siteDayAndTime(at: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-NZ', { timeZone, day: 'numeric', month: 'short' }).format(at);
-  return `${day} ${siteClockTime(at, timeZone)}`;
+/** `2026-11-26`: the date at the site. */
+function siteDay(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
 /** `3 h 20 min`, `45 min`, `2 d 1 h` */
@@ -48,9 +61,9 @@ function spokenDuration(ms: number): string {
 /** The one line each notification says (docs/alerts.md#events), in the site's time zone. */
 export function notificationText(event: NotificationEvent, facts: TextFacts): string {
   const { devId, siteTimezone: zone } = facts;
-  const at = siteClockTime(facts.at, zone);
+  const at = siteTime(facts.at, zone, facts.now);
   const sprungAt = facts.sprungAt ?? facts.at;
-  const since = `sprung ${spokenDuration(facts.now - sprungAt.getTime())} ago (${siteDayAndTime(sprungAt, zone)})`;
+  const since = `sprung ${spokenDuration(facts.now - sprungAt.getTime())} ago (${siteTime(sprungAt, zone, facts.now, 'date')})`;
   switch (event) {
     case 'sprung':
       return `Trap ${devId} sprung at ${at}`;

@@ -1,0 +1,38 @@
+import { notificationText, siteTime } from './notification-text.js';
+
+const ZONE = 'Pacific/Auckland';
+/** 26 Nov 2026, 14:00 in New Zealand (NZDT, UTC+13). */
+const NOW = Date.parse('2026-11-26T01:00:00Z');
+
+describe(notificationText.name, () => {
+  const text = (event: Parameters<typeof notificationText>[0], at: string, more = {}) =>
+    notificationText(event, { devId: 'trap-1', at: new Date(at), siteTimezone: ZONE, now: NOW, ...more });
+
+  it("says the time alone for an event of the site's today", () => {
+    expect(text('sprung', '2026-11-26T00:02:00Z')).toBe('Trap trap-1 sprung at 13:02 (NZDT)');
+    // Just after midnight at the site, though the UTC date is the day before.
+    expect(text('tilted', '2026-11-25T11:05:00Z')).toBe('Trap trap-1 tilt sensor says True at 00:05 (NZDT)');
+  });
+
+  it('adds the date for an event of another day at the site, and the year for one of another year', () => {
+    expect(text('sprung', '2026-11-24T01:02:00Z')).toBe('Trap trap-1 sprung at 14:02 on 24 Nov (NZDT)');
+    // 23:50 the evening before at the site: yesterday, though the UTC date is today's.
+    expect(text('back', '2026-11-25T10:50:00Z')).toBe('Sensor trap-1 back: reported at 23:50 on 25 Nov (NZDT)');
+    expect(text('battery_low', '2025-07-01T00:00:00Z', { value: 3.2, threshold: 3.3 })).toBe(
+      'Sensor trap-1 battery low: 3.2 V, below 3.3 V (at 12:00 on 1 Jul 2025 (NZST))',
+    );
+  });
+
+  it("always dates the 24-hour clock's start", () => {
+    expect(text('sprung_reminder', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-25T13:00:00Z') })).toBe(
+      'Reminder: trap trap-1 sprung 12 h ago (02:00 on 26 Nov (NZDT)) and not set yet; it must be checked within 24 h of being sprung',
+    );
+  });
+});
+
+describe(siteTime.name, () => {
+  it('answers in the zone it is given', () => {
+    expect(siteTime(new Date('2026-11-24T01:02:00Z'), 'Europe/London', NOW)).toBe('01:02 on 24 Nov (GMT)');
+    expect(siteTime(new Date('2026-11-26T00:30:00Z'), 'Europe/London', NOW)).toBe('00:30 (GMT)');
+  });
+});
