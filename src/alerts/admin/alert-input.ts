@@ -1,4 +1,4 @@
-import { ALERT_EVENTS, type AlertEvent, WEBHOOK_FORMATS, type WebhookFormat } from '../alert-events.js';
+import { ALERT_EVENTS, type AlertEvent, SPRUNG_DEADLINE_SECONDS, WEBHOOK_FORMATS, type WebhookFormat } from '../alert-events.js';
 import { InvalidAlertInputError } from './alert-errors.js';
 
 const fail = (message: string): never => {
@@ -41,12 +41,31 @@ export function eventsAndThresholds(
   };
 }
 
-/** `90s`, `15m`, `12h` as seconds: at least one second, at most 24 h (the clock's own deadline). */
+/** `90s`, `15m`, `12h` as seconds: at least one second, less than 24 h (a step then would come with the deadline or after it). */
 export function parseDuration(text: string, option: string): number {
   const match = /^(\d{1,6})(s|m|h)$/.exec(text.trim());
   const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'] : NaN;
-  if (!(seconds >= 1 && seconds <= 24 * 3600)) fail(`--${option} must be a duration such as 90s, 15m or 12h, at most 24h (got "${text}").`);
+  if (!(seconds >= 1 && seconds < SPRUNG_DEADLINE_SECONDS)) {
+    fail(`--${option} must be a duration such as 90s, 15m or 12h, less than the 24h deadline (got "${text}").`);
+  }
   return seconds;
+}
+
+/** The reminder comes before the escalation (docs/alerts.md#the-24-hour-clock). */
+export function checkClockSteps(remindAfter: number, escalateAfter: number | null, escalateAfterGiven: boolean): void {
+  if (escalateAfter !== null && remindAfter >= escalateAfter) {
+    fail(
+      `--remind-after (${spokenSeconds(remindAfter)}) must be shorter than --escalate-after (${spokenSeconds(escalateAfter)}${
+        escalateAfterGiven ? '' : ', the default'
+      }): the reminder comes before the escalation.`,
+    );
+  }
+}
+
+/** `90s`, `15m`, `12h`: as the options take a duration. */
+function spokenSeconds(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
+  return seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`;
 }
 
 /** An http(s) URL, without user and password (they would be logged with the origin). */

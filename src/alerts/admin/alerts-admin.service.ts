@@ -20,6 +20,7 @@ import { NotificationSender, receiverName } from '../delivery/notification-sende
 import type { SendOutcome } from '../delivery/send-outcome.js';
 import { notificationText } from '../notification-text.js';
 import { InvalidAlertInputError, UnknownAlertError } from './alert-errors.js';
+import { checkClockSteps } from './alert-input.js';
 
 export interface CreateAlertInput {
   username: string;
@@ -55,6 +56,9 @@ export class AlertsAdmin {
     if (input.escalateAfter !== undefined && !input.escalation) {
       throw new InvalidAlertInputError('--escalate-after needs --escalate-webhook URL or --escalate-email ADDRESS.');
     }
+    const remindAfter = input.remindAfter ?? DEFAULT_REMIND_AFTER_SECONDS;
+    const escalateAfter = input.escalation ? (input.escalateAfter ?? DEFAULT_ESCALATE_AFTER_SECONDS) : null;
+    checkClockSteps(remindAfter, escalateAfter, input.escalateAfter !== undefined);
     const secret = input.channel === 'webhook' ? (input.secret ?? randomBytes(SECRET_BYTES).toString('hex')) : null;
     const inserted = await this.dataSource.getRepository(AlertEntity).insert({
       uid: user.uid,
@@ -66,8 +70,8 @@ export class AlertsAdmin {
       secret,
       batteryBelow: input.batteryBelow ?? null,
       baitBelow: input.baitBelow ?? null,
-      remindAfter: input.remindAfter ?? DEFAULT_REMIND_AFTER_SECONDS,
-      escalateAfter: input.escalation ? (input.escalateAfter ?? DEFAULT_ESCALATE_AFTER_SECONDS) : null,
+      remindAfter,
+      escalateAfter,
       escalateChannel: input.escalation?.channel ?? null,
       escalateTarget: input.escalation?.target ?? null,
       created: wholeSeconds(new Date(this.clock.now())),
