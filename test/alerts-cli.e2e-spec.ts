@@ -36,7 +36,7 @@ describe('Alert commands', () => {
     await cli('user:create', '--username', 'fleet-nz', '--password', 'correct horse battery staple');
   });
 
-  it('creates a webhook alert with a generated secret shown once, lists it without secret or query string, and deletes it', async () => {
+  it('creates a webhook alert with a generated secret shown once, lists it without secret, path or query string, and deletes it', async () => {
     const created = await cli(
       'alert:create',
       '--user',
@@ -59,7 +59,7 @@ describe('Alert commands', () => {
           events: ['sprung', 'silent'],
           sensor: null,
           channel: 'webhook',
-          target: 'https://ntfy.sh/traps',
+          target: 'https://ntfy.sh/…',
           format: 'text',
           remind_after: 43200,
           escalate_after: null,
@@ -69,6 +69,29 @@ describe('Alert commands', () => {
     expect(JSON.stringify(listed)).not.toContain(String(created.secret));
     expect(await cli('alert:delete', '--id', String(created.alert_id))).toEqual({ alert_id: created.alert_id, status: 'deleted' });
     expect(await cli('alert:list')).toEqual({ alerts: [] });
+  });
+
+  it('lists a Slack-style webhook and an escalation webhook by their origin and first path segment, the secret part masked', async () => {
+    await cli(
+      'alert:create',
+      '--user',
+      'fleet-nz',
+      '--on',
+      'sprung',
+      '--format',
+      'slack',
+      '--webhook',
+      'https://hooks.slack.com/services/T0SECRET/B0SECRET/XXXXSECRET',
+      '--escalate-webhook',
+      'https://ntfy.sh/boss-topic-SECRET?auth=SECRET',
+    );
+
+    const listed = await cli('alert:list');
+
+    expect(listed.alerts).toEqual([
+      expect.objectContaining({ target: 'https://hooks.slack.com/services/…', escalate_target: 'https://ntfy.sh/…' }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('SECRET');
   });
 
   it('takes all events, a sensor, thresholds, durations and an escalation', async () => {

@@ -1,6 +1,7 @@
 import { CliError } from '../../common/cli/cli-error.js';
 import { instant, optional, parse, required } from '../../common/cli/command-options.js';
 import type { AlertChannel } from '../alert-events.js';
+import { shownUrl } from '../shown-url.js';
 import {
   eventsAndThresholds,
   parseDuration,
@@ -133,7 +134,7 @@ function oneTarget(
   return undefined;
 }
 
-/** A webhook URL without its query string, which may carry a token; an address as it is. */
+/** A webhook URL with its path masked (shownUrl); an address as it is. */
 function shown(target: string): string {
-  return target.includes('://') ? target.replace(/\?.*$/, '') : target;
+  return target.includes('://') ? shownUrl(target) : target;
 }

@@ -1,3 +1,4 @@
+import { shownUrl } from '../shown-url.js';
 import type { WebhookRequest } from './webhook-request.js';
 import { outcomeOfStatus, type SendOutcome } from './send-outcome.js';
 
@@ -17,7 +18,9 @@ export async function sendWebhook(url: string, request: WebhookRequest, now: () 
     const answer = await readAtMost(response, ANSWER_LIMIT_BYTES);
     return outcomeOfStatus(response.status, response.headers.get('retry-after'), now(), answer);
   } catch (error) {
-    return { kind: 'retry', reason: signal.aborted ? 'timed out after 5 s' : connectionError(error) };
+    // The reason is logged and kept in last_error: never with the URL's secret path or query.
+    const reason = signal.aborted ? 'timed out after 5 s' : connectionError(error).split(url).join(shownUrl(url));
+    return { kind: 'retry', reason };
   }
 }
 
