@@ -1,37 +1,57 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from '../auth/users/user.entity.js';
 
 /**
  * Each time a trap was sprung, until a `Set` (table `sprung_episodes`, docs/alerts.md#the-24-hour-clock):
  * open while `resetAt` is null. Kept whether or not any alert is set, for the admin team's SQL and
  * GET /api-sensor/sprung-episodes.
  */
-@Entity({ name: 'sprung_episodes' })
+@Entity({
+  name: 'sprung_episodes',
+  comment: 'Each time a trap was sprung, until a Set: the 24-hour clock of a live-capture trap.',
+})
 @Index('sprung_episodes_uid_dev_id_reset_at', ['uid', 'devId', 'resetAt'])
 @Index('sprung_episodes_reset_at_sprung_at', ['resetAt', 'sprungAt'])
 @Index('sprung_episodes_uid_sprung_at', ['uid', 'sprungAt'])
 export class SprungEpisodeEntity {
-  @PrimaryGeneratedColumn({ type: 'int', name: 'id' })
+  @PrimaryGeneratedColumn({ type: 'int', name: 'id', comment: 'The episode id.' })
   id!: number;
 
-  @Column({ type: 'int', name: 'uid' })
+  @Column({ type: 'int', name: 'uid', comment: "users.uid of the sensor's owner." })
+  @ForeignKey(() => UserEntity, { name: 'sprung_episodes_uid_fk', onDelete: 'NO ACTION', onUpdate: 'NO ACTION' })
   uid!: number;
 
-  @Column({ type: 'varchar', name: 'dev_id', length: 255 })
+  /** Compared exactly, as sensor.dev_id. */
+  @Column({ type: 'varchar', name: 'dev_id', length: 255, comment: "The sensor's dev_id." })
   devId!: string;
 
   /** Device time of the report that sprung the trap: the 24 hours run from it. */
-  @Column({ type: 'datetime', name: 'sprung_at' })
+  @Column({
+    type: 'datetime',
+    name: 'sprung_at',
+    comment: 'Device time of the report that sprung the trap, UTC: the 24 hours run from it.',
+  })
   sprungAt!: Date;
 
-  @Column({ type: 'int', name: 'sprung_nid' })
+  @Column({ type: 'int', name: 'sprung_nid', comment: 'sensor_report.nid of that report.' })
   sprungNid!: number;
 
-  @Column({ type: 'datetime', name: 'reset_at', nullable: true })
+  @Column({
+    type: 'datetime',
+    name: 'reset_at',
+    nullable: true,
+    comment: 'Device time of the Set report that ended it, UTC; NULL while the trap is sprung (the episode is open).',
+  })
   resetAt!: Date | null;
 
-  @Column({ type: 'int', name: 'reset_nid', nullable: true })
+  @Column({ type: 'int', name: 'reset_nid', nullable: true, comment: 'sensor_report.nid of that Set report; NULL while open.' })
   resetNid!: number | null;
 
-  @Column({ type: 'datetime', name: 'first_delivered_at', nullable: true })
+  @Column({
+    type: 'datetime',
+    name: 'first_delivered_at',
+    nullable: true,
+    comment: 'When the first notification of it was delivered, UTC; NULL until one was.',
+  })
   firstDeliveredAt!: Date | null;
 }

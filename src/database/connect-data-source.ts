@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { describeConnectionFailure } from './connection-failure.js';
 import type { Connect } from './initialize-data-source.js';
+import { ServiceDataSource } from './service-data-source.js';
 
 export interface ConnectRetries {
   /** Further attempts after the first, each after twice the previous wait (1 s, 2 s, 4 s, …). */
@@ -24,7 +25,7 @@ const FIRST_RETRY_DELAY_MS = 1000;
 export function connectWithRetries(
   database: DatabaseConfig,
   { retries, onRetry, wait = sleep }: ConnectRetries,
-  connectOnce: Connect = (options) => new DataSource(options).initialize(),
+  connectOnce: Connect = (options) => new ServiceDataSource(options).initialize(),
 ): Connect {
   return async (options: DataSourceOptions) => {
     for (let retry = 1; ; retry++) {

@@ -1,9 +1,10 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
 import { runMigrations } from './run-migrations.js';
+import { ServiceDataSource } from './service-data-source.js';
 
 export type Connect = (options: DataSourceOptions) => Promise<DataSource>;
 
-const connectOnce: Connect = (options) => new DataSource(options).initialize();
+const connectOnce: Connect = (options) => new ServiceDataSource(options).initialize();
 
 /** Connects and, when the options ask for it, brings the schema up to date. */
 export async function initializeDataSource(options: DataSourceOptions, connect: Connect = connectOnce): Promise<DataSource> {

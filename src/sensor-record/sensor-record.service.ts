@@ -21,7 +21,7 @@ export class SensorRecordService {
   constructor(
     @InjectRepository(SensorRecordEntity) private readonly records: Repository<SensorRecordEntity>,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    // Only for the bundle's row in `node_type`, a table of Drupal's that has no entity here.
+    // Only for the bundle's row in `node_type` (NodeTypeEntity), read once with the query builder.
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { BufferReplyAdapter } from '../../src/common/http/buffer-reply-adapter.js';
+import { NodeTypeEntity } from '../../src/sensor-record/node-type.entity.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -37,7 +38,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 async function resetTables(dataSource: DataSource): Promise<void> {
-  const tables = dataSource.entityMetadatas.map((metadata) => metadata.tableName);
+  // The bundle's row in node_type is the installation's, seeded by its migration: kept.
+  const tables = dataSource.entityMetadatas.filter((metadata) => metadata.target !== NodeTypeEntity).map((metadata) => metadata.tableName);
   const mysql = dataSource.options.type === 'mysql';
   await dataSource.transaction(async (manager) => {
     // Tables are emptied in any order: the foreign keys are checked (SQLite) or not at all (MySQL) once all are empty.

@@ -11,8 +11,26 @@ import { CreateSigningKeys1764400100000 } from './1764400100000-CreateSigningKey
 import { SensorBatteryAndSilence1764500000000 } from './1764500000000-SensorBatteryAndSilence.js';
 import { IndexRecordCreated1764600000000 } from './1764600000000-IndexRecordCreated.js';
 import { CreateAlerts1764600100000 } from './1764600100000-CreateAlerts.js';
+import { ForeignKeyRulesAlike1764680000000 } from './1764680000000-ForeignKeyRulesAlike.js';
 
-/** The committed migrations in the order they apply. Each body uses the dialect-neutral QueryRunner API. */
+/**
+ * The committed migrations in the order they apply; the same list runs on SQLite and on MySQL/MariaDB.
+ * Only IndexRecordCreated is engine-neutral throughout. The others use TypeORM's QueryRunner API where
+ * it says the same on both engines, and branch on the engine where it has no neutral way:
+ * - character sets, collations and comments exist only on MySQL (CreateAuthTables, CreateSensorReports,
+ *   AddIntegrations, CreateSensors, CreateSigningKeys, CreateAlerts, and DescribeSchema's ALTER TABLE
+ *   statements); SQLite's user names compare NOCASE instead (CreateAuthTables);
+ * - `request_body` is a MEDIUMTEXT on MySQL, where a TEXT is one byte short (CreateSensorReports);
+ * - device ids take the server's binary collation, on MySQL only (ExactDeviceIds, CreateAlerts);
+ * - a foreign key is added in place on MySQL (foreign_key_checks off) and by rebuilding the table on
+ *   SQLite, which cannot add one (DescribeSchema, AddIntegrations, ForeignKeyRulesAlike);
+ * - a column is changed with MySQL's MODIFY, or added with a plain ADD COLUMN, where TypeORM would
+ *   rebuild the table (PublicClients, SensorBatteryAndSilence);
+ * - date arithmetic: DATE_ADD on MySQL, strftime on SQLite (CreateSensors, ExactDeviceIds);
+ * - the old migrations' lock table existed only on MySQL (DropMigrationsLockTable).
+ * The entities describe the result on both (test/schema-entities.e2e-spec.ts); a new migration starts
+ * from `npm run migration:generate` (docs/operations.md#changing-the-schema).
+ */
 export const migrations: Array<new () => MigrationInterface> = [
   CreateAuthTables1763700000000,
   CreateSensorReports1763700100000,
@@ -26,4 +44,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   SensorBatteryAndSilence1764500000000,
   IndexRecordCreated1764600000000,
   CreateAlerts1764600100000,
+  ForeignKeyRulesAlike1764680000000,
 ];
