@@ -12,6 +12,10 @@ import { scratchDirectory } from './utils/built-process.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
 
+// Email alerts are accepted only where SMTP is configured; nothing is sent to this address in these tests.
+process.env.SMTP_URL = 'smtp://alerts:smtp-secret-pw@127.0.0.1:2525';
+process.env.ALERT_EMAIL_FROM = 'alerts@traps.example.org';
+
 /** alert:create, alert:list, alert:delete and alert:test (docs/alerts.md#setting-up), on the application's database. */
 describe('Alert commands', () => {
   const receiver = new WebhookReceiver();
@@ -232,6 +236,37 @@ describe('Alert commands', () => {
   ])('refuses alert:create %j with one line', async (options, message) => {
     await expect(cli('alert:create', '--user', 'fleet-nz', ...options)).rejects.toThrow(new Error(message));
     expect((await cli('alert:list')).alerts).toEqual([]);
+  });
+
+  it('refuses an email alert, or an email escalation, in one line where SMTP is not configured', async () => {
+    const config = testApp.app.get<AppConfig>(APP_CONFIG);
+    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
+    const withoutSmtp = new AlertsAdmin(testApp.dataSource, users, systemClock, {
+      ...config,
+      alerts: { ...config.alerts, email: { groupSeconds: 60 } },
+    });
+    const run = (...argv: string[]) => runCommand(argv, { users, clients: undefined as never, alerts: withoutSmtp });
+    const refusal = new Error('Email alerts need SMTP_URL and ALERT_EMAIL_FROM in the configuration (docs/alerts.md#email).');
+
+    await expect(run('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--email', 'trapper@example.org')).rejects.toThrow(refusal);
+    await expect(
+      run(
+        'alert:create',
+        '--user',
+        'fleet-nz',
+        '--on',
+        'sprung',
+        '--webhook',
+        'https://x.example/h',
+        '--escalate-email',
+        'boss@example.org',
+      ),
+    ).rejects.toThrow(refusal);
+    expect((await cli('alert:list')).alerts).toEqual([]);
+    expect(await run('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', 'https://x.example/h')).toEqual({
+      alert_id: expect.any(Number),
+      secret: expect.any(String),
+    });
   });
 
   it('refuses an unknown user and an unknown alert id', async () => {

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Tells this instance's dispatcher that notifications were just committed here, so that it sends them
- * at once rather than at its next poll.
+ * Tells this instance's dispatchers (webhooks, email) that notifications were just committed here, so
+ * that they look at once rather than at their next poll.
  */
 @Injectable()
 export class NotificationSignal {
-  private listener?: () => void;
+  private readonly listeners: Array<() => void> = [];
 
   listen(listener: () => void): void {
-    this.listener = listener;
+    this.listeners.push(listener);
   }
 
   wake(): void {
-    this.listener?.();
+    for (const listener of this.listeners) listener();
   }
 }

@@ -1,4 +1,5 @@
-import { type EntityManager, IsNull } from 'typeorm';
+import { type DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { runStatements } from '../database/run-in-transaction.js';
 import type { SensorTransition } from '../sensor/projection/sensor-transition.js';
 import { SprungEpisodeEntity } from './sprung-episode.entity.js';
 
@@ -39,4 +40,14 @@ export async function keepEpisodes(manager: EntityManager, transitions: SensorTr
     }
   }
   return touched;
+}
+
+/** Notes when the first notification of each episode was delivered (the report's `first_notified_at`); a later one changes nothing. */
+export async function markFirstDelivery(dataSource: DataSource, episodeIds: number[], at: Date): Promise<void> {
+  if (episodeIds.length === 0) return;
+  await runStatements(dataSource, (manager) =>
+    manager
+      .getRepository(SprungEpisodeEntity)
+      .update({ id: In([...new Set(episodeIds)]), firstDeliveredAt: IsNull() }, { firstDeliveredAt: at }),
+  );
 }

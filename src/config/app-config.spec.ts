@@ -86,8 +86,45 @@ describe('loadConfig', () => {
     ['METRICS_HOST', 'metrics host', /METRICS_HOST/],
     ['METRICS_TOKEN', 'short', /METRICS_TOKEN/],
     ['METRICS_TOKEN', 'has a space in it somewhere', /METRICS_TOKEN/],
+    ['ALERT_EMAIL_GROUP_SECONDS', '3601', /ALERT_EMAIL_GROUP_SECONDS/],
+    ['ALERT_EMAIL_FROM', 'alerts at example.org', /ALERT_EMAIL_FROM/],
   ])('refuses %s=%s with a message naming the variable', (name, value, pattern) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);
+  });
+
+  describe('email alerts', () => {
+    const smtp = { SMTP_URL: 'smtp://alerts:s3cret-pass@mail.example.org:587', ALERT_EMAIL_FROM: 'Trap alerts <alerts@example.org>' };
+
+    it('has no SMTP server unless SMTP_URL and ALERT_EMAIL_FROM are set, and groups for 60 s by default', () => {
+      expect(loadConfig({}).alerts.email).toEqual({ groupSeconds: 60 });
+      expect(loadConfig({ ...smtp, ALERT_EMAIL_GROUP_SECONDS: '0' }).alerts.email).toEqual({
+        smtp: { url: smtp.SMTP_URL, from: smtp.ALERT_EMAIL_FROM },
+        groupSeconds: 0,
+      });
+    });
+
+    it('refuses SMTP_URL without ALERT_EMAIL_FROM, and the other way round, without echoing the password', () => {
+      expect(() => loadConfig({ SMTP_URL: smtp.SMTP_URL })).toThrow(
+        'Invalid configuration: SMTP_URL needs ALERT_EMAIL_FROM, the address email alerts are sent from',
+      );
+      expect(() => loadConfig({ ALERT_EMAIL_FROM: smtp.ALERT_EMAIL_FROM })).toThrow(
+        'Invalid configuration: ALERT_EMAIL_FROM needs SMTP_URL, the server email alerts are sent through',
+      );
+    });
+
+    it.each(['http://alerts:s3cret-pass@mail.example.org', 'smtp://alerts:s3cret-pass@', 'smtp://alerts:s3cret-pass@mail example.org'])(
+      'refuses SMTP_URL=%s naming the variable, never its password',
+      (url) => {
+        let message = '';
+        try {
+          loadConfig({ ...smtp, SMTP_URL: url });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(/^Invalid configuration: SMTP_URL /);
+        expect(message).not.toContain('s3cret-pass');
+      },
+    );
   });
 });

@@ -54,11 +54,24 @@ export interface AppConfig {
    * request bodies of records older than `requestBodyDays` emptied; either unset keeps them for ever.
    */
   retention: { recordDays?: number; requestBodyDays?: number };
-  /** Alerts (docs/alerts.md): seconds between two checks for silent sensors and the 24-hour clock. */
-  alerts: { clockIntervalSeconds: number };
+  /**
+   * Alerts (docs/alerts.md): seconds between two checks for silent sensors and the 24-hour clock; email
+   * (docs/alerts.md#email): the SMTP server and sender when configured, and the seconds the first
+   * pending notification to an address waits for others to go with it.
+   */
+  alerts: { clockIntervalSeconds: number; email: { smtp?: SmtpConfig; groupSeconds: number } };
   /** The fleet page: the public client it signs in as, when the operator names one. */
   fleetPage: { clientId?: string };
 }
+
+/** Where email alerts are sent from: `url` holds the SMTP password, so it is never logged or echoed. */
+export interface SmtpConfig {
+  url: string;
+  from: string;
+}
+
+/** Variables whose value an error message never repeats. */
+const SECRET_VARIABLES = new Set(['SMTP_URL']);
 
 export class ConfigError extends Error {}
 
@@ -98,7 +111,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: metricsConfig(vars),
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
     retention: { recordDays: vars.RECORD_RETENTION_DAYS, requestBodyDays: vars.REQUEST_BODY_RETENTION_DAYS },
-    alerts: { clockIntervalSeconds: vars.ALERT_CLOCK_INTERVAL },
+    alerts: {
+      clockIntervalSeconds: vars.ALERT_CLOCK_INTERVAL,
+      email: { smtp: smtpConfig(vars), groupSeconds: vars.ALERT_EMAIL_GROUP_SECONDS },
+    },
     fleetPage: { clientId: vars.FLEET_PAGE_CLIENT_ID },
   };
 }
@@ -116,6 +132,23 @@ function metricsConfig(vars: EnvironmentVariables): AppConfig['metrics'] {
     );
   }
   return { enabled, ...(port !== undefined && { port, host: host ?? '127.0.0.1' }), ...(token !== undefined && { token }) };
+}
+
+function smtpConfig(vars: EnvironmentVariables): SmtpConfig | undefined {
+  const { SMTP_URL: url, ALERT_EMAIL_FROM: from } = vars;
+  if (url === undefined && from === undefined) return undefined;
+  if (url === undefined)
+    throw new ConfigError('Invalid configuration: ALERT_EMAIL_FROM needs SMTP_URL, the server email alerts are sent through');
+  if (from === undefined)
+    throw new ConfigError('Invalid configuration: SMTP_URL needs ALERT_EMAIL_FROM, the address email alerts are sent from');
+  let hostname = '';
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    // Said below, without the address: it holds the password.
+  }
+  if (hostname === '') throw new ConfigError('Invalid configuration: SMTP_URL is not a valid smtp:// or smtps:// address');
+  return { url, from };
 }
 
 function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
@@ -146,6 +179,6 @@ function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
 function describe(error: ValidationError, given: Record<string, string | undefined>): string {
   const reasons = Object.values(error.constraints ?? {}).reverse();
   const raw = given[error.property];
-  const value = raw === undefined ? '' : ` (got ${JSON.stringify(raw)})`;
+  const value = raw === undefined || SECRET_VARIABLES.has(error.property) ? '' : ` (got ${JSON.stringify(raw)})`;
   return `${reasons.join('; ') || `${error.property} is invalid`}${value}`;
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
 import { IsTimeZoneName } from './is-time-zone-name.validator.js';
 
 const toBoolean = ({ value }: { value: unknown }) =>
@@ -199,6 +199,26 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(60)
   ALERT_CLOCK_INTERVAL: number = 15;
+
+  // Email alerts (docs/alerts.md#email): the SMTP server, as smtp://user:pass@host:587 (STARTTLS when
+  // the server offers it) or smtps://user:pass@host:465 (TLS from the start). Never echoed: it holds a password.
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s/?#]+(:\d+)?\/?(\?[^\s#]*)?$/, {
+    message: 'SMTP_URL must be smtp://user:password@host:port (STARTTLS when offered) or smtps://user:password@host:port (implicit TLS)',
+  })
+  SMTP_URL?: string;
+
+  // The sender of email alerts: an address, or a name and an address ("Trap alerts <alerts@example.org>").
+  @IsOptional()
+  @IsEmail({ allow_display_name: true }, { message: 'ALERT_EMAIL_FROM must be an email address, or a name and <address>' })
+  ALERT_EMAIL_FROM?: string;
+
+  // The first pending notification to an address waits this long for others, which then go in one message.
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  ALERT_EMAIL_GROUP_SECONDS: number = 60;
 
   // The fleet page (docs/fleet-page.md): the public client it signs in as; without one the service
   // makes its own, `fleet-page`, on first start.

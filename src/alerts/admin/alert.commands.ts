@@ -90,7 +90,7 @@ export async function runAlertCommand(command: AlertCommand, args: string[], ale
     }
     case 'alert:test': {
       const id = alertId(parse(args, { id: { type: 'string' } }));
-      const { notificationId, outcome, receiver } = await alerts.test(id);
+      const { notificationId, outcome, channel, receiver } = await alerts.test(id);
       const shown = { alert_id: id, notification_id: notificationId, receiver };
       if (outcome.kind === 'delivered')
         return { ...shown, outcome: 'delivered', status: outcome.status ?? null, answer: outcome.answer ?? null };
@@ -105,7 +105,7 @@ export async function runAlertCommand(command: AlertCommand, args: string[], ale
       throw new CliError(
         outcome.status === undefined
           ? `The test notification was not delivered to ${receiver}: ${outcome.reason}.`
-          : `The test notification was not accepted: ${receiver} answered HTTP ${outcome.status}, not 2xx.`,
+          : `The test notification was not accepted: ${receiver} answered ${channel === 'email' ? `SMTP ${outcome.status}, not 250` : `HTTP ${outcome.status}, not 2xx`}.`,
         failed,
       );
     }

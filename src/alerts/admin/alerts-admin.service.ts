@@ -59,6 +59,9 @@ export class AlertsAdmin {
     const remindAfter = input.remindAfter ?? DEFAULT_REMIND_AFTER_SECONDS;
     const escalateAfter = input.escalation ? (input.escalateAfter ?? DEFAULT_ESCALATE_AFTER_SECONDS) : null;
     checkClockSteps(remindAfter, escalateAfter, input.escalateAfter !== undefined);
+    if ((input.channel === 'email' || input.escalation?.channel === 'email') && !this.config.alerts.email.smtp) {
+      throw new InvalidAlertInputError('Email alerts need SMTP_URL and ALERT_EMAIL_FROM in the configuration (docs/alerts.md#email).');
+    }
     const secret = input.channel === 'webhook' ? (input.secret ?? randomBytes(SECRET_BYTES).toString('hex')) : null;
     const inserted = await this.dataSource.getRepository(AlertEntity).insert({
       uid: user.uid,
@@ -102,7 +105,7 @@ export class AlertsAdmin {
    * Sends a `test` notification now, from this process, and answers what the receiver said. Its row
    * is written already claimed by this process, so that no running instance sends it too.
    */
-  async test(id: number): Promise<{ notificationId: number; outcome: SendOutcome; receiver: string }> {
+  async test(id: number): Promise<{ notificationId: number; outcome: SendOutcome; channel: AlertChannel; receiver: string }> {
     const alert = await this.dataSource.getRepository(AlertEntity).findOneBy({ id });
     if (!alert) throw new UnknownAlertError(id);
     const holder = randomUUID();
@@ -142,6 +145,6 @@ export class AlertsAdmin {
     const claims = new NotificationClaims(this.dataSource, holder);
     if (outcome.kind === 'delivered') await claims.delivered(notificationId, new Date(this.clock.now()));
     else await claims.failed(notificationId, outcome.reason);
-    return { notificationId, outcome, receiver: receiverName(target.channel, target.address) };
+    return { notificationId, outcome, channel: target.channel, receiver: receiverName(target.channel, target.address) };
   }
 }

@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
-import { runStatements } from '../../database/run-in-transaction.js';
 import { SPRUNG_DEADLINE_SECONDS } from '../alert-events.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { NotificationSignal } from '../notification-signal.js';
-import { SprungEpisodeEntity } from '../sprung-episode.entity.js';
+import { markFirstDelivery } from '../sprung-episodes.js';
 import { NotificationClaims, type NotificationRoute } from './notification-claims.js';
 import { NotificationSender } from './notification-sender.js';
 import { ReceiverSlots } from './receiver-slots.js';
@@ -162,7 +161,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     if (outcome.kind === 'delivered') {
       await this.claims.delivered(notification.id, new Date(now));
       this.metrics.notificationSent(channel, 'delivered', Math.max(0, now - notification.created.getTime()) / 1000);
-      if (notification.episodeId !== null) await this.firstDelivery(notification.episodeId, new Date(now));
+      if (notification.episodeId !== null) await markFirstDelivery(this.dataSource, [notification.episodeId], new Date(now));
       this.logger.log(`${line} outcome=delivered${outcome.status ? ` status=${outcome.status}` : ''} ms=${now - started}`);
       return;
     }
@@ -176,16 +175,5 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     await this.claims.failed(notification.id, outcome.reason);
     this.metrics.notificationSent(channel, 'failed');
     this.logger.error(`${line} outcome=failed reason="${outcome.reason}"`);
-  }
-
-  private async firstDelivery(episodeId: number, at: Date): Promise<void> {
-    await runStatements(this.dataSource, (manager) =>
-      manager
-        .createQueryBuilder()
-        .update(SprungEpisodeEntity)
-        .set({ firstDeliveredAt: at })
-        .where('id = :episodeId AND first_delivered_at IS NULL', { episodeId })
-        .execute(),
-    );
   }
 }

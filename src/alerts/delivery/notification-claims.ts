@@ -4,6 +4,7 @@ import { runStatements } from '../../database/run-in-transaction.js';
 import { isWriteConflict } from '../../database/write-conflict.js';
 import type { Recipient } from '../alert-events.js';
 import { AlertNotificationEntity } from '../alert-notification.entity.js';
+import { SENT_BY_EMAIL_SQL } from './notification-channel.js';
 
 /** Where a notification goes: its alert's target, or the alert's escalation target. */
 export interface NotificationRoute {
@@ -19,7 +20,8 @@ export const CLAIM_SECONDS = 60;
  * An instance claims a notification with an UPDATE that succeeds only while no live claim is on it,
  * so each is sent by one instance; on a Galera cluster two nodes' UPDATEs of one row cannot both
  * certify, and the loser's write conflict reads as "claimed by another". Only the head of each
- * (alert, sensor) queue is eligible: the notifications of one sensor go out in order.
+ * (alert, sensor, recipient) queue is eligible: the notifications of one sensor go out in order.
+ * Email notifications are the email claims' (email/email-claims.ts): they go grouped by address.
  */
 export class NotificationClaims {
   constructor(
@@ -48,8 +50,10 @@ export class NotificationClaims {
       const rows = (await manager.query(
         `SELECT n.id FROM alert_notifications n
           WHERE n.status = 'pending' AND n.next_attempt_at <= ? AND (n.claimed_until IS NULL OR n.claimed_until < ?)${skipped}
+            AND NOT ${SENT_BY_EMAIL_SQL}
             AND NOT EXISTS (SELECT 1 FROM alert_notifications p
-              WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.status = 'pending' AND p.id < n.id)
+              WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.recipient = n.recipient
+                AND p.status = 'pending' AND p.id < n.id)
           ORDER BY n.id LIMIT ${Number(limit)}`,
         [at, at, ...held, ...routes.flatMap((route) => [route.alertId, route.recipient])],
       )) as Array<{ id: number | string }>;

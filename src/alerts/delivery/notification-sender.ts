@@ -5,6 +5,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { AlertChannel, WebhookFormat } from '../alert-events.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { AlertEntity } from '../alert.entity.js';
+import { emailMessage } from './email/email-message.js';
+import { sendEmail } from './email/email-sender.js';
 import type { SendOutcome } from './send-outcome.js';
 import { webhookRequest } from './webhook-request.js';
 import { sendWebhook } from './webhook-sender.js';
@@ -19,7 +21,7 @@ export interface NotificationTarget {
   receiver: string;
 }
 
-/** Sends one notification by its channel. */
+/** Sends one notification by its channel (the email dispatcher sends emails grouped; alert:test one alone). */
 @Injectable()
 export class NotificationSender {
   constructor(
@@ -44,7 +46,11 @@ export class NotificationSender {
   }
 
   async send(notification: AlertNotificationEntity, target: NotificationTarget): Promise<SendOutcome> {
-    if (target.channel === 'email') return { kind: 'failed', reason: 'email is not configured' };
+    if (target.channel === 'email') {
+      const { smtp } = this.config.alerts.email;
+      if (!smtp) return { kind: 'failed', reason: 'SMTP_URL is not set' };
+      return sendEmail(smtp, target.address, emailMessage([notification], this.config.baseUrl));
+    }
     const request = webhookRequest(notification, target, this.config.baseUrl, Math.floor(this.clock.now() / 1000));
     return sendWebhook(target.address, request, () => this.clock.now());
   }
