@@ -67,7 +67,8 @@ export async function rowsOnEachNode<T>(sql: string, parameters: unknown[] = [],
 /**
  * Resolves once every node has the database `name`. A CREATE DATABASE returns once the node that ran it
  * has done so; the other nodes apply it in the cluster's order a moment later, so an instance connecting
- * to another node at once may not find it yet.
+ * to another node at once may not find it yet. Each look is a causal read (wsrep_sync_wait): a node
+ * that has not yet applied a DROP of the same name sent just before would still show the old database.
  */
 export async function untilDatabaseOnEachNode(name: string, urls: string[] = galeraUrls()): Promise<void> {
   for (const url of urls) {
@@ -75,6 +76,7 @@ export async function untilDatabaseOnEachNode(name: string, urls: string[] = gal
     server.pathname = '/';
     const connection = await createConnection({ uri: server.toString(), connectTimeout: 5000 });
     try {
+      await connection.query('SET SESSION wsrep_sync_wait = 1');
       await until(async () => {
         const [rows] = await connection.query('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name]);
         return (rows as unknown[]).length === 1;
