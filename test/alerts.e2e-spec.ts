@@ -163,6 +163,36 @@ describe('Alerts', () => {
     ]);
   });
 
+  it('sends bait_low once per crossing below its level, armed again by a level at or above it; a new alert is armed at once', async () => {
+    const first = await createWebhookAlert(owner.username, 'bait_low', '--bait-below', '20');
+    for (const [minute, level] of [
+      [1, 25],
+      [2, 15],
+      [3, 12],
+      [4, 18],
+      [5, 20],
+      [6, 19],
+      [7, 5],
+    ] as const) {
+      await send(owner, { dev_id: 'bait-2', time: deviceTime(minute), event: 'Baitlevel', data: level });
+    }
+    // A report late by device time changes nothing.
+    await send(owner, { dev_id: 'bait-2', time: deviceTime(0), event: 'Baitlevel', data: 30 });
+    clock.advance(1000);
+    const second = await createWebhookAlert(owner.username, 'bait_low', '--bait-below', '20');
+    await send(owner, { dev_id: 'bait-2', time: deviceTime(8), event: 'Baitlevel', data: 4 });
+
+    const raised = (await testApp.dataSource.query(
+      "SELECT alert_id, text FROM alert_notifications WHERE event = 'bait_low' ORDER BY id",
+    )) as Array<{ alert_id: number; text: string }>;
+    expect(raised.map((row) => ({ alert_id: Number(row.alert_id), text: row.text }))).toEqual([
+      { alert_id: first, text: `Bait station bait-2 bait low: 15, below 20 (at ${siteTime(2)})` },
+      { alert_id: first, text: `Bait station bait-2 bait low: 19, below 20 (at ${siteTime(6)})` },
+      { alert_id: second, text: `Bait station bait-2 bait low: 4, below 20 (at ${siteTime(8)})` },
+    ]);
+    await settled();
+  });
+
   it('raises silent by the clock with no traffic at all, and back with the next report', async () => {
     await createWebhookAlert(owner.username, 'silent,back');
     await send(owner, { dev_id: 'trap-9', time: deviceTime(0), timeout: 600 });

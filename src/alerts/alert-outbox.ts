@@ -5,6 +5,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { SensorEntity } from '../sensor/sensor.entity.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
+import { toColumnValue } from '../database/plain-sql.js';
+import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { toSensorView } from '../sensor/sensor.view.js';
 import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Recipient } from './alert-events.js';
 import { AlertBatteryLowEntity } from './alert-battery-low.entity.js';
@@ -133,12 +135,45 @@ export class AlertOutbox implements SensorTransitionSink {
   private async eventFor(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
     switch (transition.kind) {
       case 'bait':
-        return alert.baitBelow !== null && transition.value! < Number(alert.baitBelow) ? 'bait_low' : null;
+        return alert.baitBelow !== null ? this.baitCrossing(manager, alert, transition) : null;
       case 'battery':
         return hearsBatteryLow(alert) ? this.batteryCrossing(manager, alert, transition) : null;
       default:
         return EVENT_OF[transition.kind];
     }
+  }
+
+  /**
+   * bait_low once per crossing below the alert's level: the sensor's Baitlevel report before this one
+   * (by device time) was at or above the level, or there was none, or it was stored before the alert
+   * existed (a new alert is armed). A level at or above it arms the alert again (a refilled station).
+   * Read from the records themselves, by the sensor's (dev_id, field_date) index: bait stations report
+   * little else.
+   */
+  private async baitCrossing(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
+    const level = Number(alert.baitBelow);
+    if (transition.value! >= level) return null;
+    const at = toColumnValue(manager, SensorRecordEntity, 'fieldDate', transition.at);
+    const previous = await manager
+      .getRepository(SensorRecordEntity)
+      .createQueryBuilder('record')
+      .select(['record.nid', 'record.fieldData', 'record.created'])
+      .where('record.devId = :devId AND record.uid = :uid AND record.fieldEvent = :event', {
+        devId: transition.sensor.devId,
+        uid: transition.sensor.uid,
+        event: 'Baitlevel',
+      })
+      .andWhere('(record.fieldDate < :at OR (record.fieldDate = :at AND record.nid < :nid))', { at, nid: transition.nid })
+      .orderBy('record.fieldDate', 'DESC')
+      .addOrderBy('record.nid', 'DESC')
+      .limit(1)
+      .getOne();
+    const armed =
+      !previous ||
+      previous.fieldData === null ||
+      Number(previous.fieldData) >= level ||
+      previous.created.getTime() < alert.created.getTime();
+    return armed ? 'bait_low' : null;
   }
 
   private async batteryCrossing(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
