@@ -256,6 +256,23 @@ describe('Alerts', () => {
     }
   });
 
+  it('gives an alert set up for a trap already sprung no reminder that came due before it existed, and the deadline all the same', async () => {
+    await send(owner, { dev_id: 'trap-9', time: new Date(clock.now() - 13 * HOUR_MS).toISOString(), event: 'Sprung', status: 'Sprung' });
+    const alertId = await createWebhookAlert(owner.username, 'sprung', '--remind-after', '12h');
+    const steps = async () =>
+      (
+        (await testApp.dataSource.query('SELECT event FROM alert_notifications WHERE alert_id = ? ORDER BY id', [alertId])) as Array<{
+          event: string;
+        }>
+      ).map((row) => row.event);
+
+    clock.advance(12 * HOUR_MS);
+    await until(async () => (await steps()).length >= 1);
+
+    expect(await steps()).toEqual(['sprung_deadline']);
+    await settled();
+  });
+
   it('delivers everything after the receiver was down for a while, in order per sensor', async () => {
     await createWebhookAlert(owner.username, 'sprung,reset');
     await receiver.stop();

@@ -39,7 +39,11 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
       if (alert.uid !== episode.uid || (alert.devId !== null && alert.devId !== episode.devId)) continue;
       for (const step of steps(alert)) {
         const dedupeKey = `${step.event}:${episode.id}:${alert.id}`;
-        if (raised.has(dedupeKey) || episode.sprungAt.getTime() + step.afterSeconds * 1000 > now) continue;
+        const dueAt = episode.sprungAt.getTime() + step.afterSeconds * 1000;
+        if (raised.has(dedupeKey) || dueAt > now) continue;
+        // An alert set up for a trap already sprung hears no burst of steps that came due before it
+        // existed; the deadline it hears all the same (docs/alerts.md#the-24-hour-clock).
+        if (step.event !== 'sprung_deadline' && dueAt < alert.created.getTime()) continue;
         due.push({
           alert,
           event: step.event,
