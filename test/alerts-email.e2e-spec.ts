@@ -186,6 +186,23 @@ describe('Email alerts', () => {
     expect((await sends('delivered')) - delivered).toBe(3);
   });
 
+  it('keeps the notifications while the SMTP server cannot be reached, and delivers them once it is back', async () => {
+    await createEmailAlert(owner.username, 'sprung', 'trapper@example.org');
+    await smtp.stop();
+    try {
+      await send(owner, sprung('trap-d', 1));
+      clock.advance(WINDOW_MS);
+      await until(async () => (await notifications())[0]?.last_error != null);
+      expect(await notifications()).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, last_error: 'ECONNREFUSED' })]);
+    } finally {
+      await smtp.start();
+    }
+    clock.advance(20 * 60_000);
+    await until(async () => (await notifications())[0]?.status === 'delivered');
+
+    expect(smtp.received.map((email) => email.mail.subject)).toEqual([`Trap trap-d sprung at ${siteTime(1)}`]);
+  });
+
   it('ends the notifications of a message answered 550 as failed, without trying again', async () => {
     await createEmailAlert(owner.username, 'sprung', 'nobody@example.org');
     smtp.refusal = { code: 550, text: 'No such user here' };

@@ -33,10 +33,16 @@ describe(outcomeOfSmtpFailure.name, () => {
   });
 
   it('tries again when there was no answer: no connection, a timeout, an aborted send', () => {
-    expect(outcomeOfSmtpFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' }))).toEqual({
+    expect(
+      outcomeOfSmtpFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ESOCKET', originalCode: 'ECONNREFUSED' })),
+    ).toEqual({
+      kind: 'retry',
+      reason: 'ECONNREFUSED',
+      answer: undefined,
+    });
+    expect(outcomeOfSmtpFailure(Object.assign(new Error('Greeting never received'), { code: 'ECONNECTION' }))).toMatchObject({
       kind: 'retry',
       reason: 'ECONNECTION',
-      answer: undefined,
     });
     expect(outcomeOfSmtpFailure(Object.assign(new Error('Timeout'), { code: 'ETIMEDOUT' }))).toMatchObject({
       kind: 'retry',

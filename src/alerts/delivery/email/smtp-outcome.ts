@@ -4,6 +4,8 @@ import type { SendOutcome } from '../send-outcome.js';
 interface SmtpFailure {
   message?: string;
   code?: string;
+  /** The system error under nodemailer's own code (ECONNREFUSED under ESOCKET). */
+  originalCode?: string;
   responseCode?: number;
   response?: string;
 }
@@ -27,6 +29,9 @@ export function outcomeOfSmtpFailure(error: unknown): SendOutcome {
   if (status !== undefined && status >= 500 && status < 600 && status !== 503)
     return { kind: 'failed', reason: `SMTP ${status}`, status, answer };
   if (status !== undefined) return { kind: 'retry', reason: `SMTP ${status}`, status, answer };
-  const reason = failure.code === 'ETIMEDOUT' || failure.code === 'EABORT' ? 'timed out' : (failure.code ?? failure.message ?? 'no answer');
+  const reason =
+    failure.code === 'ETIMEDOUT' || failure.code === 'EABORT'
+      ? 'timed out'
+      : (failure.originalCode ?? failure.code ?? failure.message ?? 'no answer');
   return { kind: 'retry', reason, answer };
 }
