@@ -45,6 +45,9 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     poolSize: database.poolSize,
     // Waits inside a request (for a pooled connection, for each statement) end at its deadline.
     driver: boundedMysql2,
+    // mysql2 captures a stack trace at every statement for the errors it might raise (its `trace`, on by
+    // default): 4 % of a refresh grant's CPU. TypeORM's QueryFailedError carries the caller's stack anyway.
+    trace: false,
     extra: { connectTimeout: 5000, enableKeepAlive: true },
   };
 }
