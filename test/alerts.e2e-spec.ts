@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import { AlertNotificationEntity } from '../src/alerts/alert-notification.entity.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
 import { UserEntity } from '../src/auth/users/user.entity.js';
 import { UsersService } from '../src/auth/users/users.service.js';
@@ -54,6 +55,12 @@ describe('Alerts', () => {
     dataSource.query('SELECT id, event, status, attempts, dev_id FROM alert_notifications ORDER BY id') as Promise<
       Array<{ id: number; event: string; status: string; attempts: number; dev_id: string }>
     >;
+
+  /** The first notification's tries and when it is next due, once a failed try was marked (its claim given back). */
+  const retryOf = async () => {
+    const [row] = await testApp.dataSource.getRepository(AlertNotificationEntity).find({ order: { id: 'ASC' }, take: 1 });
+    return row && row.attempts > 0 && row.claimedBy === null ? { attempts: row.attempts, nextAttemptAt: row.nextAttemptAt } : undefined;
+  };
 
   const metrics = () => request(testApp.app.getHttpServer()).get('/metrics').expect(200);
   /** Until the dispatcher has marked every notification (a receiver sees a send before it is marked). */
@@ -329,6 +336,17 @@ describe('Alerts', () => {
     await until(async () => (await notifications(testApp.dataSource))[0]?.status === 'failed');
 
     expect(await notifications(testApp.dataSource)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+  });
+
+  it('puts a first retry, drawn under a second, on the next whole second: not due at once where datetime keeps no fraction', async () => {
+    await createWebhookAlert(owner.username, 'sprung');
+    receiver.answer = { status: 503 };
+    // The clock stands still on a whole second: the first backoff (0.5 to 1 s) ends within the next one.
+    const triedAt = clock.now();
+    await send(owner, { dev_id: 'trap-r', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await until(async () => (await retryOf()) !== undefined);
+
+    expect(await retryOf()).toEqual({ attempts: 1, nextAttemptAt: new Date(triedAt + 1000) });
   });
 
   it('shows sends by channel and outcome, the time from commit to delivery, and what is pending, in /metrics', async () => {

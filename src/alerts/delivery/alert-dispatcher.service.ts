@@ -11,7 +11,7 @@ import { markFirstDelivery } from '../sprung-episodes.js';
 import { NotificationClaims, type NotificationRoute } from './notification-claims.js';
 import { NotificationSender } from './notification-sender.js';
 import { ReceiverSlots } from './receiver-slots.js';
-import { backoffMs, type SendOutcome } from './send-outcome.js';
+import { nextAttemptAt, type SendOutcome } from './send-outcome.js';
 
 /** Other instances' notifications, and retries that come due, are looked for this often. */
 const POLL_MS = 500;
@@ -166,7 +166,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
       return;
     }
     if (outcome.kind === 'retry' && now - notification.created.getTime() < RETRY_FOR_MS) {
-      const next = new Date(now + backoffMs(notification.attempts, outcome.retryAfterMs));
+      const next = nextAttemptAt(now, notification.attempts, outcome.retryAfterMs);
       await this.claims.retryAt(notification.id, next, outcome.reason);
       this.metrics.notificationSent(channel, 'retry');
       this.logger.warn(`${line} outcome=retry reason="${outcome.reason}" next_attempt_at=${next.toISOString()}`);

@@ -32,8 +32,17 @@ const FIRST_BACKOFF_MS = 1000;
  * upper half of its range (jitter, so that receivers coming back are not met by every sender at
  * once); the receiver's Retry-After when longer.
  */
-export function backoffMs(attempts: number, retryAfter: number | undefined, random = Math.random): number {
+function backoffMs(attempts: number, retryAfter: number | undefined, random: () => number): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
   const drawn = ceiling * (0.5 + random() / 2);
-  return Math.round(Math.max(drawn, Math.min(retryAfter ?? 0, 3600_000)));
+  return Math.max(drawn, Math.min(retryAfter ?? 0, 3600_000));
+}
+
+/**
+ * When a notification (or an email's notifications) tried `attempts` times is next due: `now` plus
+ * the backoff, up to the whole second. MySQL and MariaDB `datetime` columns keep no fraction of a
+ * second, and one cut off would make a retry of less than a second due at once.
+ */
+export function nextAttemptAt(now: number, attempts: number, retryAfter: number | undefined, random = Math.random): Date {
+  return new Date(Math.ceil((now + backoffMs(attempts, retryAfter, random)) / 1000) * 1000);
 }

@@ -1,5 +1,5 @@
 import type { AlertNotificationEntity } from '../../alert-notification.entity.js';
-import { backoffMs, type SendOutcome } from '../send-outcome.js';
+import { nextAttemptAt, type SendOutcome } from '../send-outcome.js';
 
 type Claimed = Pick<AlertNotificationEntity, 'id' | 'created' | 'attempts'>;
 
@@ -35,9 +35,6 @@ export function settleEmail(
     delivered: [],
     failed: claimed.filter(expired).map((notification) => notification.id),
     retry: retry.map((notification) => notification.id),
-    // Up to the whole second: MySQL and MariaDB keep no fraction of it, and one cut off would make the retry due at once.
-    ...(retry.length > 0 && {
-      nextAttemptAt: new Date(Math.ceil((now + backoffMs(attempts, outcome.retryAfterMs, random)) / 1000) * 1000),
-    }),
+    ...(retry.length > 0 && { nextAttemptAt: nextAttemptAt(now, attempts, outcome.retryAfterMs, random) }),
   };
 }
