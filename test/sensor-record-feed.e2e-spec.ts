@@ -428,10 +428,9 @@ describe('GET /api-sensor/sensor-records', () => {
       const changed = new Date(clock.now());
       try {
         // As a batch of the writer leaves its rows while its COMMIT is on the way: inserted, not yet visible.
-        const [statement] = new SensorRecordInsert(testApp.dataSource).statements([
+        await new SensorRecordInsert(testApp.dataSource).run(runner.manager, [
           { ...sensorRecordRowStub, uuid: randomUUID(), uid: owner.uid, revisionUid: owner.uid, created: changed, changed },
         ]);
-        await runner.query(...statement!);
         const [{ late }] = (await runner.query('SELECT LAST_INSERT_ID() AS late')) as [{ late: string }];
         const early = await report(testApp.app, owner.accessToken);
         expect(early).toBeGreaterThan(Number(late));

@@ -17,6 +17,11 @@ class FakeConnection {
     this.asked.push({ sql, values, answer: (typeof values === 'function' ? values : answer) as Callback });
   }
 
+  /** A prepared statement: recorded like a query, answered on demand. */
+  execute(sql: string, values: unknown[], answer: Callback): void {
+    this.asked.push({ sql, values, answer });
+  }
+
   release(): void {
     this.released++;
   }
@@ -114,6 +119,53 @@ describe('boundPool', () => {
     connection.asked[0]!.answer(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' }));
 
     expect((await answered.pending).error).toMatchObject({ code: 'ER_DUP_ENTRY' });
+    expect(connection.destroyed).toBe(0);
+  });
+
+  it('gives up a prepared statement (its preparation included) at the deadline and destroys its connection', async () => {
+    jest.useFakeTimers();
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+
+    const answered = withDatabaseDeadline(
+      Date.now() + 20,
+      () =>
+        new Promise<{ error: (Error & { code?: string }) | null }>((resolve) =>
+          handed!.execute('INSERT INTO t (a) VALUES (?)', [1], (error) => resolve({ error })),
+        ),
+    );
+    expect(connection.asked[0]!.sql).toBe('INSERT INTO t (a) VALUES (?)');
+    await jest.advanceTimersByTimeAsync(20);
+    const { error } = await answered;
+    // The driver's own answer, coming after the deadline, reaches nobody.
+    connection.asked[0]!.answer(null, { affectedRows: 1 });
+
+    expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+    expect(connection.destroyed).toBe(1);
+    expect(connection.stream.destroyed).toBe(true);
+    expect(connection.released).toBe(0);
+  });
+
+  it('answers a prepared statement as the driver does before the deadline', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+
+    const answered = withDatabaseDeadline(
+      Date.now() + 60_000,
+      () =>
+        new Promise<{ error: unknown; result: unknown }>((resolve) =>
+          handed!.execute('INSERT INTO t (a) VALUES (?)', [1], (error, result) => resolve({ error, result })),
+        ),
+    );
+    connection.asked[0]!.answer(null, { affectedRows: 1 });
+
+    expect(await answered).toEqual({ error: null, result: { affectedRows: 1 } });
     expect(connection.destroyed).toBe(0);
   });
 

@@ -16,7 +16,8 @@ const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
 /**
  * mysql2 as TypeORM's MySQL driver uses it, with every wait bounded by the database deadline of the
  * caller's scope (`database-deadline.ts`): taking a connection from the pool (mysql2 queues callers
- * without limit and has no acquire timeout) and each statement (mysql2's per-query `timeout`). A
+ * without limit and has no acquire timeout) and each statement (mysql2's per-query `timeout`), prepared
+ * ones (`execute`, prepared-statement.ts) included. A
  * statement that timed out leaves its connection in the middle of a command the server may still
  * answer, so that connection is destroyed, never returned to the pool; the server rolls back whatever
  * transaction was open on it. Outside any scope nothing changes.
@@ -79,6 +80,29 @@ function boundConnection(connection: Bounded): PooledConnection {
     };
     const timed = { ...options, timeout: Math.ceil(timeLeft) };
     return typeof values === 'function' ? query(timed, bounded) : query(timed, values, bounded);
+  };
+  const execute = connection.execute.bind(connection);
+  // A prepared statement: mysql2 first prepares it (a round trip its `timeout` does not cover, once per
+  // connection and text), so the whole call runs on a timer of its own.
+  connection.execute = (sql: string, values: unknown[], done: QueryCallback) => {
+    const timeLeft = databaseTimeLeft();
+    if (timeLeft === Infinity) return execute(sql, values, done);
+    if (timeLeft <= 0) {
+      process.nextTick(done, new DatabaseTimeoutError('a database statement'));
+      return undefined;
+    }
+    let waiting = true;
+    const timer = setTimeout(() => {
+      waiting = false;
+      destroy(connection);
+      done(new DatabaseTimeoutError('a database statement'));
+    }, Math.ceil(timeLeft));
+    return execute(sql, values, (error, ...results) => {
+      if (!waiting) return;
+      waiting = false;
+      clearTimeout(timer);
+      done(error, ...results);
+    });
   };
   return connection;
 }

@@ -17,6 +17,7 @@ function fakePool(wsrep: 'ON' | 'OFF' | undefined, failWith?: Error) {
       else process.nextTick(done, null, { affectedRows: 0 });
       return undefined;
     },
+    execute: () => undefined,
     release: () => undefined,
     destroy: () => {
       destroyed = true;

@@ -3,6 +3,8 @@ type ConnectionCallback = (error: Error | null, connection?: PooledConnection) =
 /** A connection of mysql2's callback pool, as the pool wrappers (bounded-mysql2.ts, galera-session.ts) use it. */
 export interface PooledConnection {
   query(sql: unknown, values?: unknown, callback?: unknown): unknown;
+  /** A prepared statement: prepared once per connection and text (mysql2 keeps them), then run with binary values. */
+  execute(sql: string, values: unknown[], callback: (error: (Error & { code?: string }) | null, ...results: unknown[]) => void): unknown;
   release(): void;
   destroy(): void;
   stream?: { destroy(): void };

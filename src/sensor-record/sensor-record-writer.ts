@@ -148,7 +148,7 @@ export class SensorRecordWriter {
     let transitions: SensorTransition[] = [];
     const nids = await withDatabaseDeadline(deadline, () =>
       runInTransaction(this.dataSource, async (manager) => {
-        for (const statement of this.insert.statements(rows)) await manager.query(...statement);
+        await this.insert.run(manager, rows);
         // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
         // promise consecutive ids within one multi-row INSERT.
         const nids = await nidsByUuid(manager, rows);

@@ -3,6 +3,7 @@ import { SensorEntity } from '../sensor.entity.js';
 import { applyRecord, type ProjectedRecord } from './sensor-step.js';
 import type { SensorTransition } from './sensor-transition.js';
 import type { ColumnMetadata } from '../../database/column-metadata.js';
+import { MultiRowInsert } from '../../database/multi-row-insert.js';
 
 interface Dialect {
   /** Inserts a row that is not there yet; leaves one that is (locked, on MySQL). */
@@ -32,21 +33,26 @@ const SQLITE: Dialect = {
  * the sensors they share in the same order.
  */
 export class SensorProjection {
-  private readonly dialect: Dialect;
   private readonly columns: ColumnMetadata[];
-  private readonly prefix: string;
+  /** Inserts the rows not there yet; leaves (and locks) those that are. */
+  private readonly keep: MultiRowInsert;
+  /** Writes the rows back whole. */
+  private readonly overwrite: MultiRowInsert;
 
   constructor(dataSource: DataSource) {
-    this.dialect = dataSource.options.type === 'mysql' ? MYSQL : SQLITE;
+    const dialect = dataSource.options.type === 'mysql' ? MYSQL : SQLITE;
     this.columns = dataSource.getMetadata(SensorEntity).columns;
-    this.prefix = `INSERT INTO sensor (${this.columns.map((column) => column.databaseName).join(', ')}) VALUES `;
+    const head = `INSERT INTO sensor (${this.columns.map((column) => column.databaseName).join(', ')}) VALUES `;
+    const names = this.columns.filter((column) => !column.isPrimary).map((column) => column.databaseName);
+    this.keep = new MultiRowInsert(head, this.columns.length, dialect.keep);
+    this.overwrite = new MultiRowInsert(head, this.columns.length, dialect.overwrite(names));
   }
 
   async apply(manager: EntityManager, records: ProjectedRecord[]): Promise<SensorTransition[]> {
     if (records.length === 0) return [];
     const bySensor = groupBySensor(records);
     const fresh = [...bySensor.values()].map((own) => ({ ...fold(null, own).sensor, reportCount: 0 }));
-    await this.write(manager, fresh, this.dialect.keep);
+    await this.write(manager, fresh, this.keep);
     const stored = await this.read(manager, fresh);
     const transitions: SensorTransition[] = [];
     const after: SensorEntity[] = [];
@@ -56,17 +62,15 @@ export class SensorProjection {
       after.push(folded.sensor);
       transitions.push(...folded.transitions);
     }
-    const names = this.columns.filter((column) => !column.isPrimary).map((column) => column.databaseName);
-    await this.write(manager, after, this.dialect.overwrite(names));
+    await this.write(manager, after, this.overwrite);
     return transitions;
   }
 
-  private async write(manager: EntityManager, sensors: SensorEntity[], onConflict: string): Promise<void> {
+  private write(manager: EntityManager, sensors: SensorEntity[], insert: MultiRowInsert): Promise<void> {
     const { driver } = manager.connection;
-    const row = `(${this.columns.map(() => '?').join(', ')})`;
-    await manager.query(
-      `${this.prefix}${sensors.map(() => row).join(', ')} ${onConflict}`,
-      sensors.flatMap((sensor) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(sensor), column))),
+    return insert.run(
+      manager,
+      sensors.map((sensor) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(sensor), column))),
     );
   }
 
