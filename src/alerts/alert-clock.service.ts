@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RoundLoop } from '../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { withLeaseIfFree } from '../database/lease.js';
@@ -20,8 +21,10 @@ const LEASE = 'alert-clock';
 @Injectable()
 export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('AlertClock');
-  private timer?: NodeJS.Timeout;
-  private passing?: Promise<void>;
+  private readonly rounds = new RoundLoop(() => this.run(), {
+    whileRunning: 'join',
+    failed: (error) => this.logger.warn(`Could not check the alerts' clock: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -32,40 +35,27 @@ export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.pass(), this.config.alerts.clockIntervalSeconds * 1000);
-    this.timer.unref();
+    this.rounds.start(this.config.alerts.clockIntervalSeconds * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.passing;
-  }
-
-  /** One pass now, unless one is in progress (then that one). */
-  pass(): Promise<void> {
-    this.passing ??= this.run().finally(() => (this.passing = undefined));
-    return this.passing;
+    await this.rounds.stop();
   }
 
   private async run(): Promise<void> {
     await this.countPending().catch((error: unknown) =>
       this.logger.warn(`Could not count the pending notifications: ${error instanceof Error ? error.message : String(error)}`),
     );
-    try {
-      await withLeaseIfFree(this.dataSource, LEASE, async () => {
-        const now = this.clock.now();
-        await raiseSilent(this.dataSource, now, this.config.sensors.heartbeatGraceSeconds, this.outbox);
-        const raised = await runInTransaction(this.dataSource, async (manager) => {
-          const due = await dueClockSteps(manager, now);
-          await this.outbox.add(manager, due);
-          return due.length;
-        });
-        if (raised > 0) this.outbox.committed();
+    await withLeaseIfFree(this.dataSource, LEASE, async () => {
+      const now = this.clock.now();
+      await raiseSilent(this.dataSource, now, this.config.sensors.heartbeatGraceSeconds, this.outbox);
+      const raised = await runInTransaction(this.dataSource, async (manager) => {
+        const due = await dueClockSteps(manager, now);
+        await this.outbox.add(manager, due);
+        return due.length;
       });
-    } catch (error) {
-      this.logger.warn(`Could not check the alerts' clock: ${error instanceof Error ? error.message : String(error)}`);
-    }
+      if (raised > 0) this.outbox.committed();
+    });
   }
 
   /** The gauges of pending notifications, on every instance (one indexed read). */

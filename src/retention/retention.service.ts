@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RoundLoop } from '../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { withLeaseIfFree } from '../database/lease.js';
@@ -29,9 +30,10 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   private readonly logger = new Logger('Retention');
   private readonly purge: RecordPurge;
   private readonly stopping = new AbortController();
-  private firstCheck?: NodeJS.Timeout;
-  private timer?: NodeJS.Timeout;
-  private checking?: Promise<RetentionRun>;
+  private readonly rounds = new RoundLoop(() => this.run(), {
+    whileRunning: 'join',
+    failed: (error) => this.logger.warn(`Retention check failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,31 +47,18 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   onApplicationBootstrap(): void {
     const { recordDays, requestBodyDays } = this.config.retention;
     if (!this.config.metrics.enabled && recordDays === undefined && requestBodyDays === undefined) return;
-    const checkLater = () => void this.check().catch(() => undefined);
     // The first check a minute after start-up, out of the way of the start itself.
-    this.firstCheck = setTimeout(checkLater, FIRST_CHECK_AFTER_MS);
-    this.timer = setInterval(checkLater, RETENTION_CHECK_EVERY_MS);
-    // Never the reason the process stays up.
-    this.firstCheck.unref();
-    this.timer.unref();
+    this.rounds.start(RETENTION_CHECK_EVERY_MS, FIRST_CHECK_AFTER_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.firstCheck);
-    clearInterval(this.timer);
     this.stopping.abort();
-    await this.checking?.catch(() => undefined);
+    await this.rounds.stop();
   }
 
   /** One check now (or the one in progress); a failure is logged, and the next check tries again. */
   check(): Promise<RetentionRun> {
-    this.checking ??= this.run()
-      .catch((error: unknown) => {
-        this.logger.warn(`Retention check failed: ${error instanceof Error ? error.message : String(error)}`);
-        throw error;
-      })
-      .finally(() => (this.checking = undefined));
-    return this.checking;
+    return this.rounds.run();
   }
 
   private async run(): Promise<RetentionRun> {

@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RoundLoop } from '../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { withDatabaseBudget } from '../database/database-deadline.js';
@@ -32,10 +33,10 @@ const MIN_RECOUNT_SPACING_MS = 5000;
 @Injectable()
 export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SensorGauges');
-  private timer?: NodeJS.Timeout;
-  /** The count at the moment the next sensor falls overdue. */
-  private wakeUp?: NodeJS.Timeout;
-  private counting?: Promise<void>;
+  private readonly rounds = new RoundLoop(() => this.count(), {
+    whileRunning: 'join',
+    failed: (error) => this.logger.warn(`Could not count the sensors: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,35 +47,24 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
 
   onApplicationBootstrap(): void {
     if (!this.config.metrics.enabled) return;
-    void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.config.sensors.metricsIntervalSeconds * 1000);
-    // Never the reason the process stays up.
-    this.timer.unref();
+    this.rounds.wake();
+    this.rounds.start(this.config.sensors.metricsIntervalSeconds * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    clearTimeout(this.wakeUp);
-    await this.counting;
-    clearTimeout(this.wakeUp);
+    await this.rounds.stop();
   }
 
   /** Counts now (or joins the count in progress); a failure is logged and the gauges keep their values. */
   refresh(): Promise<void> {
-    this.counting ??= this.count().finally(() => (this.counting = undefined));
-    return this.counting;
+    return this.rounds.run().catch(() => undefined);
   }
 
   private async count(): Promise<void> {
     const now = this.clock.now();
-    try {
-      const { counts, nextOverdueAt } = await withDatabaseBudget(this.config.database.requestTimeoutMs, () => this.read(now));
-      this.metrics.sensorsCounted(counts, now);
-      this.countAgainAt(now, nextOverdueAt);
-    } catch (error) {
-      this.logger.warn(`Could not count the sensors: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const { counts, nextOverdueAt } = await withDatabaseBudget(this.config.database.requestTimeoutMs, () => this.read(now));
+    this.metrics.sensorsCounted(counts, now);
+    this.countAgainAt(now, nextOverdueAt);
   }
 
   /**
@@ -83,11 +73,8 @@ export class SensorGaugesService implements OnApplicationBootstrap, BeforeApplic
    * setTimeout's 24.8-day range and fire at once.
    */
   private countAgainAt(now: number, at: number | null): void {
-    clearTimeout(this.wakeUp);
-    this.wakeUp = undefined;
-    if (this.timer === undefined || at === null || at - now >= this.config.sensors.metricsIntervalSeconds * 1000) return;
-    this.wakeUp = setTimeout(() => void this.refresh(), Math.max(at - now, MIN_RECOUNT_SPACING_MS));
-    this.wakeUp.unref();
+    const beforeInterval = at !== null && at - now < this.config.sensors.metricsIntervalSeconds * 1000;
+    this.rounds.wakeIn(beforeInterval ? Math.max(at - now, MIN_RECOUNT_SPACING_MS) : undefined);
   }
 
   private async read(now: number): Promise<{ counts: SensorCounts; nextOverdueAt: number | null }> {

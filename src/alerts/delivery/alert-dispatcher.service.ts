@@ -1,28 +1,24 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RoundLoop } from '../../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
-import { SPRUNG_DEADLINE_SECONDS } from '../alert-events.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { NotificationSignal } from '../notification-signal.js';
 import { markFirstDelivery } from '../sprung-episodes.js';
+import { RETRY_FOR_MS, startDispatching } from './dispatch-rounds.js';
 import { NotificationClaims, type NotificationRoute } from './notification-claims.js';
 import { NotificationSender } from './notification-sender.js';
 import { ReceiverSlots } from './receiver-slots.js';
 import { nextAttemptAt, type SendOutcome } from './send-outcome.js';
 
-/** Other instances' notifications, and retries that come due, are looked for this often. */
-const POLL_MS = 500;
 /** Notifications claimed at a time. */
 const CLAIM_BATCH = 20;
 /** Notifications this instance holds at once, being sent or waiting for their receiver. */
 const MAX_HELD = 100;
 /** Sends to one receiver at once from this instance. */
 const SENDS_PER_RECEIVER = 4;
-/** A notification is tried for this long after it was written, then ends failed. */
-const RETRY_FOR_MS = SPRUNG_DEADLINE_SECONDS * 1000;
 
 /**
  * Sends the alerts' notifications (docs/alerts.md#delivery): woken at once by this instance's own
@@ -40,10 +36,10 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('AlertDispatcher');
   private readonly holder = randomUUID();
   private readonly claims: NotificationClaims;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly rounds = new RoundLoop(() => this.round(), {
+    whileRunning: 'once-more',
+    failed: (error) => this.logger.warn(`Could not look for notifications: ${error instanceof Error ? error.message : String(error)}`),
+  });
   private readonly slots = new ReceiverSlots(SENDS_PER_RECEIVER);
   /** The sends in progress or waiting for a slot, each holding its claim, by notification id. */
   private readonly held = new Map<number, Promise<void>>();
@@ -61,50 +57,19 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   onApplicationBootstrap(): void {
-    // A commit wakes the dispatcher from inside its request; the round it starts is the instance's
-    // own, so it runs in the context of start-up: no request's database deadline or log fields.
-    const ownContext = AsyncLocalStorage.snapshot();
-    this.signal.listen(() => ownContext(() => this.wake()));
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.timer.unref();
-    this.wake();
+    startDispatching(this.rounds, this.signal);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
     // The sends under way end (5 s at most); those still waiting for a slot give their claims back.
     await Promise.all(this.held.values());
   }
 
-  /** Looks for work now, or once more after the round in progress. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.rounds().finally(() => (this.running = undefined));
-  }
-
-  private async rounds(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        // A full round may leave more.
-        if ((await this.round()) > 0) this.again = true;
-      } catch (error) {
-        this.logger.warn(`Could not look for notifications: ${error instanceof Error ? error.message : String(error)}`);
-        return;
-      }
-    } while (this.again && !this.stopped);
-  }
-
-  /** Claims what is due and starts sending it, without waiting for the sends; answers how many it claimed. */
-  private async round(): Promise<number> {
+  /** Claims what is due and starts sending it, without waiting for the sends; a full round may leave more. */
+  private async round(): Promise<void> {
     const room = Math.min(CLAIM_BATCH, MAX_HELD - this.held.size);
-    if (room <= 0) return 0;
+    if (room <= 0) return;
     const routes = [...this.receiverOf.values()].filter(({ receiver }) => this.slots.full(receiver)).map(({ route }) => route);
     // Several notifications of one sensor never come in one round (only a queue's head is claimed).
     const due = await this.claims.claim(new Date(this.clock.now()), room, { held: this.held.keys(), routes });
@@ -117,11 +82,11 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
         )
         .finally(() => {
           this.held.delete(notification.id);
-          this.wake();
+          this.rounds.wake();
         });
       this.held.set(notification.id, sending);
     }
-    return due.length;
+    if (due.length > 0) this.rounds.wake();
   }
 
   private async sendOne(notification: AlertNotificationEntity): Promise<void> {
@@ -134,9 +99,9 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     let outcome: SendOutcome;
     const waited = await this.slots.take(receiver);
     try {
-      if (waited && (this.stopped || !(await this.claims.renew(notification.id, new Date(this.clock.now()))))) {
+      if (waited && (this.rounds.stopping || !(await this.claims.renew(notification.id, new Date(this.clock.now()))))) {
         // Stopping: another instance may send it now. A lost claim is another's to send.
-        if (this.stopped) await this.claims.release(notification.id);
+        if (this.rounds.stopping) await this.claims.release(notification.id);
         return;
       }
       outcome = await this.sender.send(notification, target).catch((error: unknown) => ({

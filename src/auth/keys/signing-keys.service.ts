@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { JWK } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import type { Repository } from 'typeorm';
+import { RoundLoop } from '../../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { generateKeyDirectoryPair, readConfiguredKey, SigningKeyError } from './configured-key.js';
@@ -33,8 +34,10 @@ export class SigningKeysService implements OnModuleInit, OnApplicationBootstrap,
   /** Keys of the database already parsed, by kid: a row's keys never change, only when it retires. */
   private readonly parsed = new Map<string, PublishedKey>();
   private ring = new KeyRing<PublishedKey>([]);
-  private timer?: NodeJS.Timeout;
-  private refreshing?: Promise<void>;
+  private readonly rounds = new RoundLoop(() => this.read(), {
+    whileRunning: 'join',
+    failed: (error) => this.logger.warn(`Could not read the signing keys: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     @InjectRepository(SigningKeyEntity) private readonly stored: Repository<SigningKeyEntity>,
@@ -63,24 +66,16 @@ export class SigningKeysService implements OnModuleInit, OnApplicationBootstrap,
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.refresh(), KEY_REFRESH_SECONDS * 1000);
-    // Never the reason the process stays up.
-    this.timer.unref();
+    this.rounds.start(KEY_REFRESH_SECONDS * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.refreshing;
+    await this.rounds.stop();
   }
 
   /** Reads the keys of the database again (or joins the reading in progress); a failure is logged and the keys stay as they were. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.read()
-      .catch((error: unknown) =>
-        this.logger.warn(`Could not read the signing keys: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+    return this.rounds.run().catch(() => undefined);
   }
 
   /** The key tokens are signed with now. */

@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThan, Repository } from 'typeorm';
+import { RoundLoop } from '../../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { withLeaseIfFree } from '../../database/lease.js';
@@ -20,8 +21,15 @@ const PRUNE_LEASE = 'token-housekeeping';
 @Injectable()
 export class AuthHousekeepingService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('AuthHousekeeping');
-  private timer?: NodeJS.Timeout;
-  private pruning?: Promise<void>;
+  /**
+   * The schedule's prunes: a tick is skipped while the previous prune runs here or another instance
+   * holds the lease. Outside any request's database budget, as migrations are: the lease renews
+   * itself while the deletes run.
+   */
+  private readonly rounds = new RoundLoop(() => withLeaseIfFree(this.dataSource, PRUNE_LEASE, () => this.prune()), {
+    whileRunning: 'join',
+    failed: (error) => this.logger.warn(`Could not prune expired tokens: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,15 +41,11 @@ export class AuthHousekeepingService implements OnApplicationBootstrap, BeforeAp
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.scheduled(), this.config.tokens.pruneIntervalSeconds * 1000);
-    // Never the reason the process stays up.
-    this.timer.unref();
+    this.rounds.start(this.config.tokens.pruneIntervalSeconds * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.pruning;
+    await this.rounds.stop();
   }
 
   /** Prunes now, by the injected clock: what is expired by it goes, whatever it says is alive stays. */
@@ -53,17 +57,5 @@ export class AuthHousekeepingService implements OnApplicationBootstrap, BeforeAp
     const refreshHorizon = new Date(now - this.config.tokens.refreshTokenTtl * 1000);
     await this.refreshTokens.delete({ expiresAt: LessThan(refreshHorizon) });
     await this.flood.prune(now);
-  }
-
-  /** A tick of the schedule: skipped while the previous prune runs here or another instance holds the lease; failures only logged. */
-  private scheduled(): Promise<void> {
-    // Outside any request's database budget, as migrations are: the lease renews itself while the deletes run.
-    this.pruning ??= withLeaseIfFree(this.dataSource, PRUNE_LEASE, () => this.prune())
-      .then(
-        () => undefined,
-        (error: unknown) => this.logger.warn(`Could not prune expired tokens: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => (this.pruning = undefined));
-    return this.pruning;
   }
 }

@@ -1,13 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RoundLoop } from '../../../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig, type SmtpConfig } from '../../../config/app-config.js';
 import { MetricsService } from '../../../metrics/metrics.service.js';
-import { SPRUNG_DEADLINE_SECONDS } from '../../alert-events.js';
 import type { AlertNotificationEntity } from '../../alert-notification.entity.js';
 import { NotificationSignal } from '../../notification-signal.js';
 import { markFirstDelivery } from '../../sprung-episodes.js';
+import { RETRY_FOR_MS, startDispatching } from '../dispatch-rounds.js';
 import { receiverName } from '../notification-sender.js';
 import type { SendOutcome } from '../send-outcome.js';
 import { EmailClaims } from './email-claims.js';
@@ -15,12 +15,8 @@ import { emailMessage, idRanges } from './email-message.js';
 import { sendEmail } from './email-sender.js';
 import { settleEmail } from './email-settlement.js';
 
-/** Due addresses are looked for this often (the group window and retries come due by the clock). */
-const POLL_MS = 500;
 /** Messages sent at once by this instance (all to the one SMTP server). */
 const MESSAGES_AT_ONCE = 4;
-/** A notification is tried for this long after it was written, then ends failed. */
-const RETRY_FOR_MS = SPRUNG_DEADLINE_SECONDS * 1000;
 
 /**
  * Sends the email notifications (docs/alerts.md#email), grouped by address: an address's pending
@@ -33,10 +29,11 @@ export class EmailDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('EmailDispatcher');
   private readonly claims: EmailClaims;
   private readonly smtp?: SmtpConfig;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly rounds = new RoundLoop(() => this.round(), {
+    whileRunning: 'once-more',
+    failed: (error) =>
+      this.logger.warn(`Could not look for email notifications: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -54,48 +51,19 @@ export class EmailDispatcher implements OnApplicationBootstrap, BeforeApplicatio
       await this.warnIfEmailAlerts();
       return;
     }
-    // As the webhook dispatcher: a commit's wake-up runs in the context of start-up, not the request's.
-    const ownContext = AsyncLocalStorage.snapshot();
-    this.signal.listen(() => ownContext(() => this.wake()));
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.timer.unref();
-    this.wake();
+    startDispatching(this.rounds, this.signal);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
   }
 
-  /** Looks for due addresses now, or once more after the round in progress. */
-  private wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.rounds().finally(() => (this.running = undefined));
-  }
-
-  private async rounds(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        if ((await this.round()) > 0) this.again = true;
-      } catch (error) {
-        this.logger.warn(`Could not look for email notifications: ${error instanceof Error ? error.message : String(error)}`);
-        return;
-      }
-    } while (this.again && !this.stopped);
-  }
-
-  /** Sends one message to each due address (a few at once); answers how many were sent. */
-  private async round(): Promise<number> {
+  /** Sends one message to each due address (a few at once); having sent any, looks again. */
+  private async round(): Promise<void> {
     const now = new Date(this.clock.now());
     const addresses = await this.claims.dueAddresses(now, this.config.alerts.email.groupSeconds, MESSAGES_AT_ONCE);
     const sent = await Promise.all(addresses.map((address) => this.sendTo(address, this.smtp!)));
-    return sent.filter(Boolean).length;
+    if (sent.some(Boolean)) this.rounds.wake();
   }
 
   private async sendTo(address: string, smtp: SmtpConfig): Promise<boolean> {
