@@ -8,7 +8,10 @@ import { runCommand } from '../src/cli/commands.js';
 import { CliError } from '../src/common/cli/cli-error.js';
 import { systemClock } from '../src/common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { ingestCaller } from './utils/auth-fixtures.js';
 import { scratchDirectory } from './utils/built-process.js';
+import { reportBody } from './utils/read-side.js';
+import { submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
 
@@ -266,6 +269,77 @@ describe('Alert commands', () => {
     expect(await run('alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--webhook', 'https://x.example/h')).toEqual({
       alert_id: expect.any(Number),
       secret: expect.any(String),
+    });
+  });
+
+  describe('--sensor', () => {
+    const report = async (caller: { accessToken: string }, devId: string) =>
+      submit(testApp.app, reportBody({ dev_id: devId, time: '2026-11-26T01:00:00Z' }), {
+        token: caller.accessToken,
+        format: 'json',
+      }).expect(201);
+
+    it("refuses another user's sensor with one line that does not name that user", async () => {
+      const [owner, other] = [await ingestCaller(testApp.app), await ingestCaller(testApp.app)];
+      await report(other, 'trap-theirs');
+
+      const refused = cli(
+        'alert:create',
+        '--user',
+        owner.username,
+        '--on',
+        'sprung',
+        '--webhook',
+        'https://x.example/h',
+        '--sensor',
+        'trap-theirs',
+      );
+
+      await expect(refused).rejects.toThrow(
+        new Error(
+          `--sensor "trap-theirs" is another user's sensor, not one of ${owner.username}'s: an alert hears only its own user's sensors.`,
+        ),
+      );
+      await expect(refused).rejects.not.toThrow(other.username);
+      expect((await cli('alert:list')).alerts).toEqual([]);
+    });
+
+    it("takes the user's own sensor without a warning, though another user has one of that dev_id too", async () => {
+      const [owner, other] = [await ingestCaller(testApp.app), await ingestCaller(testApp.app)];
+      await report(other, 'trap-shared');
+      await report(owner, 'trap-shared');
+
+      const created = await cli(
+        'alert:create',
+        '--user',
+        owner.username,
+        '--on',
+        'sprung',
+        '--webhook',
+        'https://x.example/h',
+        '--sensor',
+        'trap-shared',
+      );
+
+      expect(created).toEqual({ alert_id: expect.any(Number), secret: expect.any(String) });
+      expect((await cli('alert:list')).alerts).toEqual([expect.objectContaining({ user: owner.username, sensor: 'trap-shared' })]);
+    });
+
+    it('takes a dev_id not reported yet, saying so in a warning that names the spellings differing only in letter case', async () => {
+      const owner = await ingestCaller(testApp.app);
+      await report(owner, '0004A30B001C1234');
+      const create = (devId: string) =>
+        cli('alert:create', '--user', owner.username, '--on', 'sprung', '--email', 'trapper@example.org', '--sensor', devId);
+
+      expect(await create('trap-new')).toEqual({
+        alert_id: expect.any(Number),
+        warning: `${owner.username} has no sensor "trap-new" yet: the alert hears of it from its first record.`,
+      });
+      expect(await create('0004a30b001c1234')).toEqual({
+        alert_id: expect.any(Number),
+        warning: `${owner.username} has no sensor "0004a30b001c1234" yet: the alert hears of it from its first record. Device ids are compared exactly, letter case included; ${owner.username}'s that differ only in case: "0004A30B001C1234".`,
+      });
+      expect((await cli('alert:list')).alerts).toHaveLength(2);
     });
   });
 

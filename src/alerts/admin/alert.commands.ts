@@ -60,7 +60,11 @@ export async function runAlertCommand(command: AlertCommand, args: string[], ale
         escalateAfter: text('escalate-after') === undefined ? undefined : parseDuration(text('escalate-after')!, 'escalate-after'),
         escalation,
       });
-      return created.secret === null ? { alert_id: created.id } : { alert_id: created.id, secret: created.secret };
+      return {
+        alert_id: created.id,
+        ...(created.secret !== null && { secret: created.secret }),
+        ...(created.warning !== undefined && { warning: created.warning }),
+      };
     }
     case 'alert:list': {
       parse(args, {});

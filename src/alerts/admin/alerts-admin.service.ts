@@ -21,6 +21,7 @@ import type { SendOutcome } from '../delivery/send-outcome.js';
 import { notificationText } from '../notification-text.js';
 import { InvalidAlertInputError, UnknownAlertError } from './alert-errors.js';
 import { checkClockSteps } from './alert-input.js';
+import { alertSensorWarning } from './alert-sensor.js';
 
 export interface CreateAlertInput {
   username: string;
@@ -49,7 +50,8 @@ export class AlertsAdmin {
     private readonly config: AppConfig,
   ) {}
 
-  async create(input: CreateAlertInput): Promise<{ id: number; secret: string | null }> {
+  /** Creates the alert; `warning` when the sensor it names has not reported yet (see alertSensorWarning). */
+  async create(input: CreateAlertInput): Promise<{ id: number; secret: string | null; warning?: string }> {
     const user = await this.users.findByName(input.username);
     if (!user) throw new UnknownUserError(input.username);
     if (input.events.length === 0) throw new InvalidAlertInputError('--on names no event.');
@@ -62,6 +64,8 @@ export class AlertsAdmin {
     if ((input.channel === 'email' || input.escalation?.channel === 'email') && !this.config.alerts.email.smtp) {
       throw new InvalidAlertInputError('Email alerts need SMTP_URL and ALERT_EMAIL_FROM in the configuration (docs/alerts.md#email).');
     }
+    const warning =
+      input.devId === undefined ? undefined : await alertSensorWarning(this.dataSource.manager, user.uid, user.name, input.devId);
     const secret = input.channel === 'webhook' ? (input.secret ?? randomBytes(SECRET_BYTES).toString('hex')) : null;
     const inserted = await this.dataSource.getRepository(AlertEntity).insert({
       uid: user.uid,
@@ -79,7 +83,7 @@ export class AlertsAdmin {
       escalateTarget: input.escalation?.target ?? null,
       created: wholeSeconds(new Date(this.clock.now())),
     });
-    return { id: Number(inserted.identifiers[0]!.id), secret };
+    return { id: Number(inserted.identifiers[0]!.id), secret, ...(warning !== undefined && { warning }) };
   }
 
   async list(): Promise<Array<AlertEntity & { userName: string }>> {
