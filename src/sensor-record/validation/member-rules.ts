@@ -1,5 +1,4 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { ValidateBy } from 'class-validator';
 import { CONTROL_CHARACTERS } from '../../common/text/control-characters.js';
 import { readDecimal, DECIMAL_LIMIT } from '../values/decimal.js';
 import { DEVICE_TIME_MAX_LENGTH, SubmittedTime } from '../values/device-time.js';
@@ -13,11 +12,14 @@ import { violationMessages as messages } from './violation-messages.js';
 export interface MemberRule {
   /** Applied to a present value before validation; what it does not recognise it returns unchanged. */
   coerce?: (value: unknown) => unknown;
-  /** Run in order; only the first failing one is reported for a member. */
-  validators: PropertyDecorator[];
+  /** The value's first violation, or undefined when it passes. */
+  check: MemberCheck;
   /** The JSON schema of the bare value (the wrapped shapes are added by the member's decorator). */
   schema: SchemaObject;
 }
+
+/** The first violation of a value, or undefined. */
+type MemberCheck = (value: unknown) => string | undefined;
 
 export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
@@ -25,18 +27,26 @@ const INTEGER_TEXT = /^[+-]?\d+$/;
 // Either case on input; stored upper-case.
 const MAC_ADDRESS = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$/;
 
-function check(name: string, message: string, test: (value: unknown) => boolean): PropertyDecorator {
-  return ValidateBy({ name, validator: { validate: (value: unknown) => test(value) } }, { message });
+type Check = [test: (value: unknown) => boolean, message: string];
+
+/** Checks run in order; the first that fails names the violation. */
+function inOrder(...checks: Check[]): MemberCheck {
+  return (value) => {
+    for (const [test, message] of checks) if (!test(value)) return message;
+    return undefined;
+  };
 }
 
-const isString = check('isString', messages.type('string'), (value) => typeof value === 'string');
-const noControlCharacters = check('noControlCharacters', messages.controlCharacters, (value) => !CONTROL_CHARACTERS.test(String(value)));
-const maxLength = (limit: number) => check('maxLength', messages.tooLong(limit), (value) => [...String(value)].length <= limit);
+const notBlank: Check = [(value) => value !== '', messages.notBlank];
 
 export function text(limit: number, options: { notBlank?: boolean } = {}): MemberRule {
-  const notBlank = check('notBlank', messages.notBlank, (value) => value !== '');
   return {
-    validators: [isString, ...(options.notBlank ? [notBlank] : []), noControlCharacters, maxLength(limit)],
+    check: inOrder(
+      [(value) => typeof value === 'string', messages.type('string')],
+      ...(options.notBlank ? [notBlank] : []),
+      [(value) => !CONTROL_CHARACTERS.test(String(value)), messages.controlCharacters],
+      [(value) => [...String(value)].length <= limit, messages.tooLong(limit)],
+    ),
     schema: { type: 'string', ...(options.notBlank ? { minLength: 1 } : {}), maxLength: limit, description: 'No control characters.' },
   };
 }
@@ -47,7 +57,7 @@ export function choice(
 ): MemberRule {
   return {
     coerce: options.coerce,
-    validators: [check('choice', messages.choice, (value) => values.includes(value as string))],
+    check: inOrder([(value) => values.includes(value as string), messages.choice]),
     schema: { type: 'string', enum: [...values], ...(options.description ? { description: options.description } : {}) },
   };
 }
@@ -55,7 +65,7 @@ export function choice(
 export function macAddress(): MemberRule {
   return {
     coerce: (value) => (typeof value === 'string' ? value.toUpperCase() : value),
-    validators: [check('macAddress', messages.macAddress, (value) => typeof value === 'string' && MAC_ADDRESS.test(value))],
+    check: inOrder([(value) => typeof value === 'string' && MAC_ADDRESS.test(value), messages.macAddress]),
     schema: { type: 'string', pattern: MAC_ADDRESS.source, example: 'B8:27:EB:0A:1B:2C', description: 'Stored upper-case.' },
   };
 }
@@ -63,10 +73,10 @@ export function macAddress(): MemberRule {
 export function integer(min: number, max: number): MemberRule {
   return {
     coerce: (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) + 0 : value),
-    validators: [
-      check('isInteger', messages.type('integer'), (value) => Number.isInteger(value)),
-      check('range', messages.range(min, max), (value) => (value as number) >= min && (value as number) <= max),
-    ],
+    check: inOrder(
+      [(value) => Number.isInteger(value), messages.type('integer')],
+      [(value) => (value as number) >= min && (value as number) <= max, messages.range(min, max)],
+    ),
     schema: { type: 'integer', minimum: min, maximum: max, description: 'Also a string holding the integer, e.g. "42".' },
   };
 }
@@ -77,10 +87,11 @@ export function decimal(): MemberRule {
       const reading = readDecimal(value);
       return reading.kind === 'decimal' ? reading.text : value;
     },
-    validators: [
-      check('isNumeric', messages.type('numeric'), (value) => readDecimal(value).kind !== 'not-a-number'),
-      check('range', messages.range(-DECIMAL_LIMIT, DECIMAL_LIMIT), (value) => readDecimal(value).kind === 'decimal'),
-    ],
+    check: (value) => {
+      const { kind } = readDecimal(value);
+      if (kind === 'not-a-number') return messages.type('numeric');
+      return kind === 'out-of-range' ? messages.range(-DECIMAL_LIMIT, DECIMAL_LIMIT) : undefined;
+    },
     schema: {
       type: 'number',
       minimum: -DECIMAL_LIMIT,
@@ -95,12 +106,12 @@ export function deviceTime(): MemberRule {
   const isRead = (value: unknown): value is SubmittedTime => value instanceof SubmittedTime;
   return {
     coerce: (value) => (typeof value === 'string' && [...value].length <= DEVICE_TIME_MAX_LENGTH ? new SubmittedTime(value) : value),
-    validators: [
-      check('isString', messages.type('string'), (value) => isRead(value) || typeof value === 'string'),
+    check: inOrder(
+      [(value) => isRead(value) || typeof value === 'string', messages.type('string')],
       // Only a string too long to be read stays a string.
-      check('maxLength', messages.tooLong(DEVICE_TIME_MAX_LENGTH), (value) => isRead(value)),
-      check('datetime', messages.datetime, (value) => isRead(value) && value.parsed !== null),
-    ],
+      [(value) => isRead(value), messages.tooLong(DEVICE_TIME_MAX_LENGTH)],
+      [(value) => isRead(value) && value.parsed !== null, messages.datetime],
+    ),
     schema: {
       type: 'string',
       maxLength: DEVICE_TIME_MAX_LENGTH,

@@ -22,10 +22,18 @@ function memberShapes(value: SchemaObject, key: string): SchemaObject[] {
 
 const presence = (required: boolean | undefined) => (required ? IsDefined({ message: messages.notNull }) : IsOptional());
 
-const singleItem = ValidateBy(
-  { name: 'singleItem', validator: { validate: (value: unknown) => !Array.isArray(value) } },
-  { message: messages.oneItem },
-);
+/**
+ * The member's checks as one class-validator constraint: a list (more than the one item a list-of-one
+ * holds) first, then the rule's checks in order. One constraint rather than one per check: class-validator's
+ * work per value grows with the constraints it looks up (docs/benchmark.md#where-the-time-goes).
+ */
+function memberConstraint(rule: MemberRule): PropertyDecorator {
+  const violation = (value: unknown) => (Array.isArray(value) ? messages.oneItem : rule.check(value));
+  return ValidateBy(
+    { name: 'member', validator: { validate: (value: unknown) => violation(value) === undefined } },
+    { message: ({ value }) => violation(value) ?? '' },
+  );
+}
 
 /** Registers how the member is read from a submitted object (submission-shape.ts). */
 const ReadBy =
@@ -53,8 +61,7 @@ export function Unwrapped(rule: MemberRule, options: MemberOptions = {}): Proper
       return value === undefined || value === null || Array.isArray(value) || !rule.coerce ? value : rule.coerce(value);
     }),
     presence(options.required),
-    singleItem,
-    ...rule.validators,
+    memberConstraint(rule),
   );
 }
 
