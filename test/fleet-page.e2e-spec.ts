@@ -9,7 +9,8 @@ import request from 'supertest';
 import { AlertEntity } from '../src/alerts/alert.entity.js';
 import { FLEET_PAGE_CLIENT_ID, FleetPageClient } from '../src/fleet-page/fleet-page-client.js';
 import { createUser, TOKEN_PATH, type TestUser } from './utils/auth-fixtures.js';
-import { BROWSER_TIMEOUT_MS, launchChromium, openContext, type PageFaults, shows } from './utils/browser.js';
+import { BROWSER_TIMEOUT_MS, openContext, type PageFaults, shows } from './utils/browser.js';
+import { launchChromium } from './utils/chromium.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { reportBody, type Report } from './utils/read-side.js';
 import { submit, submitBatch } from './utils/sensor-record-api.js';
@@ -133,7 +134,7 @@ describe('The fleet page in Chromium', () => {
       { dev_id: 'trap-01', at: NOW - 12 * MINUTE, event: 'Heartbeat', timeout: 86_400, voltage: 3.56, rssi: -84, snr: 9.5 },
     ]);
     at(NOW);
-    browser = await launchChromium();
+    browser = await launchChromium(BROWSER_TIMEOUT_MS * 2);
   }, 4 * BROWSER_TIMEOUT_MS);
 
   afterEach(async () => {

@@ -4,22 +4,11 @@
 // each round, the time from the click on "Sign in" to the table drawn (its caption counting every
 // sensor and its first page of rows in place), a dev_id search and a state filter over all of them,
 // and what crossed the wire: the page's own files (a first visit: nothing cached) and the sensor list.
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { chromium } from 'playwright-core';
+import { launchChromium, requireChromium } from '../../test/utils/chromium.js';
 import { median } from '../report.js';
 import { passwordGrant } from '../token-load.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Reports per batch while seeding: small enough to commit within the database deadline on a busy machine. */
 const BATCH = 250;
 const TIMEOUT_MS = 300_000;
@@ -39,7 +28,7 @@ export default {
   async run({ stand, options, log }) {
     const service = stand.service;
     if (!service || options.pageSensors <= 0) return null;
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`);
+    requireChromium();
     const username = 'bench-page';
     const password = randomBytes(12).toString('hex');
     await service.cli(['user:create', '--username', username, '--password', password]);
@@ -52,7 +41,7 @@ export default {
       await storeBatch(service.url, token, reports);
     }
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: TIMEOUT_MS });
+    const browser = await launchChromium(TIMEOUT_MS);
     /** @type {Array<{ signInMs: number; searchMs: number; filterMs: number; pageBytes: number; listBytes: number; listBodyBytes: number }>} */
     const rounds = [];
     try {

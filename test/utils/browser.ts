@@ -1,34 +1,9 @@
 /// <reference lib="dom" />
 import { expect } from '@jest/globals';
-import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
-
-/** Debian's chromium package: no browser is downloaded (the machines reach only npm and Debian). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/**
- * Headless, and quiet on the network: without the background-networking flags Chromium keeps
- * trying to reach Google's hosts, which a closed network refuses. Playwright gives each launch a
- * fresh, empty profile directory (--user-data-dir) of its own.
- */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 
 /** Generous on a busy two-core machine, but bounded: a browser that never starts fails the suite. */
 export const BROWSER_TIMEOUT_MS = 60_000;
-
-/** Fails with the remedy when Chromium is missing, rather than skipping the browser tests. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does).`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: BROWSER_TIMEOUT_MS * 2 });
-}
 
 /**
  * What a page did that it must not: an uncaught error, a Content-Security-Policy violation, a
