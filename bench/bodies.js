@@ -76,15 +76,52 @@ function reportObject(rnd, device) {
   return { dev_id: `${DEV_HOLE}-${deviceId(device)}`, metadata, payload_fields: payload };
 }
 
+/**
+ * A report as a template: `[before dev prefix, before serial, after serial]`.
+ * @returns {string[]}
+ */
+function template(report) {
+  const json = JSON.stringify(report);
+  const [head, rest, ...more] = json.split(DEV_HOLE);
+  const [middle, tail, ...again] = (rest ?? '').split(String(SEQ_HOLE));
+  if (head === undefined || middle === undefined || tail === undefined || more.length > 0 || again.length > 0)
+    throw new Error(`bad body template ${json}`);
+  return [head, middle, tail];
+}
+
 /** The body templates: `[before dev prefix, before serial, after serial]` each. */
 export function bodyTemplates(count = TEMPLATE_COUNT, seed = 20251121) {
   const rnd = random(seed);
-  return Array.from({ length: count }, (_, i) => {
-    const json = JSON.stringify(reportObject(rnd, (i * 7919) % DEVICE_COUNT));
-    const [head, rest, ...more] = json.split(DEV_HOLE);
-    const [middle, tail, ...again] = (rest ?? '').split(String(SEQ_HOLE));
-    if (rest === undefined || more.length > 0 || again.length > 0 || tail === undefined) throw new Error(`bad body template ${i}`);
-    return [head, middle, tail];
+  return Array.from({ length: count }, (_, i) => template(reportObject(rnd, (i * 7919) % DEVICE_COUNT)));
+}
+
+/**
+ * Reports that move traps, for the alerts' load: template `i` is device `i % devices`, `Sprung` for
+ * the first `devices` templates and `Set` for the rest, all at one device time `at`. A report of the
+ * same device time as its sensor's last is still after it (then by nid, docs/interface.md#sensor-transitions),
+ * so every report is its sensor's latest and raises `sprung` or `reset` whenever it changes the trap;
+ * the battery is full, the tilt sensor quiet and the heartbeat hourly, so that it raises nothing else.
+ */
+export function trapTemplates(at, devices = DEVICE_COUNT) {
+  const time = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return Array.from({ length: 2 * devices }, (_, i) => {
+    const status = i < devices ? 'Sprung' : 'Set';
+    return template({
+      dev_id: `${DEV_HOLE}-${deviceId(i % devices)}`,
+      metadata: { time, gateways: [{ rssi: -71, snr: 7.25 }] },
+      payload_fields: {
+        type: [{ target_id: 'sensor_report' }],
+        field_event: [{ value: status }],
+        field_status: [{ value: status }],
+        field_network: [{ value: 'ttn' }],
+        field_gateway: [{ value: 'B8:27:EB:4C:1F:02' }],
+        field_sequence: [{ value: SEQ_HOLE }],
+        field_counter: [{ value: 1 }],
+        field_battery_voltage: [{ value: 3.6 }],
+        field_tilt_sensor: [{ value: 'False' }],
+        field_timeout: [{ value: 3600 }],
+      },
+    });
   });
 }
 

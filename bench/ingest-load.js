@@ -14,7 +14,7 @@ export const BATCH_PATH = '/api-sensor/iot/sensor-records';
  * The sensor-record route with an access token; other loads (the TTS webhook) pass a path and headers of their own.
  * @returns {Record<string, string>}
  */
-const recordHeaders = (token) => ({
+export const recordHeaders = (token) => ({
   Authorization: `Bearer ${token}`,
   'Content-Type': 'application/hal+json',
   Accept: 'application/hal+json',
@@ -127,7 +127,7 @@ export async function answerBytes(baseUrl, token, templates, count = 16) {
   for (let serial = 0; serial < count; serial++) {
     const response = await fetch(new URL(RECORD_PATH, baseUrl), {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/hal+json', Accept: 'application/hal+json' },
+      headers: recordHeaders(token),
       body: renderBody(templates[serial % templates.length], 'probe', serial),
     });
     const body = await response.arrayBuffer();

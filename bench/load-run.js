@@ -21,6 +21,7 @@ export const UPLINK_PATH = '/api-sensor/integrations/tts/uplink';
  * @property {string} [label]       how the log names the run (the server's name)
  * @property {number} [batchSize]   reports per request to the batch route (0: the single route)
  * @property {'records' | 'uplinks'} [route]  `uplinks`: The Things Stack's webhook with the server's integration key
+ * @property {string[][]} [templates]  the bodies (bench/bodies.js): the stand's mix (or the uplinks') when not given
  */
 
 /** A function running one LoadRun and returning its summary; run numbers keep serials and prefixes unique. */
@@ -28,7 +29,16 @@ export function loadRunner(stand) {
   let runIndex = 0;
   const uplinks = uplinkTemplates();
   /** @param {LoadRun} run */
-  return async function loadRun({ server, round, durationSec, connections, label = server.name, batchSize = 0, route = 'records' }) {
+  return async function loadRun({
+    server,
+    round,
+    durationSec,
+    connections,
+    label = server.name,
+    batchSize = 0,
+    route = 'records',
+    templates = route === 'uplinks' ? uplinks : stand.templates,
+  }) {
     runIndex++;
     const prefix = `b${runIndex}${route === 'uplinks' ? 'u' : batchSize > 0 ? 'b' : server.name[0]}`;
     const reportsPerRequest = Math.max(1, batchSize);
@@ -42,7 +52,7 @@ export function loadRunner(stand) {
       prefix,
       connections,
       durationSec,
-      templates: route === 'uplinks' ? uplinks : stand.templates,
+      templates,
       serialBase: runIndex * 10_000_000,
       batchSize,
       ...(route === 'uplinks'

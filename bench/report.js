@@ -8,6 +8,10 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+/** The `p`th percentile of ascending `sorted` (nearest rank); NaN when empty. */
+export const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
 export const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 export const times = (value, digits = 2) => (Number.isFinite(value) ? `${value.toFixed(digits)}x` : 'n/a');
 

@@ -4,6 +4,7 @@
 // request n+1's), over keep-alive connections. Password grants repeat the right credentials, each
 // worker those of its own user (the flood limit counts a name's attempts in flight).
 import http from 'node:http';
+import { percentile } from './report.js';
 
 export const TOKEN_PATH = '/api-sensor/oauth/token';
 
@@ -46,9 +47,6 @@ export async function passwordGrant(baseUrl, credentials, agent = undefined, tim
   if (res.status !== 200) throw new Error(`password grant answered ${res.status}: ${res.text.slice(0, 300)}`);
   return JSON.parse(res.text);
 }
-
-const percentile = (sorted, p) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
  * A refresh token for each of `count` workers, each from its own password grant, a few at a time

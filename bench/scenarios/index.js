@@ -2,6 +2,7 @@
 // The scenarios of `npm run bench`, in the order they run. A scenario is a file of its own in this
 // folder whose default export is a `Scenario` (below); adding one is that file and one line here.
 // `--scenarios a,b` runs a subset (in this order); without it every scenario runs.
+import alerts from './alerts.js';
 import burst from './burst.js';
 import fleetPage from './fleet-page.js';
 import ingest from './ingest.js';
@@ -45,4 +46,4 @@ import uplinks from './uplinks.js';
  */
 
 /** @type {Scenario[]} */
-export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, fleetPage, purge, targets];
+export const SCENARIOS = [ingest, uplinks, tokens, burst, signing, readSide, fleetPage, purge, alerts, targets];

@@ -46,6 +46,27 @@ const TARGETS = [
       NaN,
     show: (v) => fmt(v),
   },
+  {
+    label: "single route with an alert on every sensor / without, requests/s (median of rounds), the stand's mix of bodies",
+    target: '≥ 0.95x',
+    met: (v) => v >= 0.95,
+    value: (side, { alerts }) => (side === 'this' ? (alerts?.ingestion?.ratios.mix ?? NaN) : NaN),
+    show: (v) => times(v),
+  },
+  {
+    label: 'the same, every report moving its trap (Sprung and Set in turn)',
+    target: '≥ 0.95x',
+    met: (v) => v >= 0.95,
+    value: (side, { alerts }) => (side === 'this' ? (alerts?.ingestion?.ratios.traps ?? NaN) : NaN),
+    show: (v) => times(v),
+  },
+  {
+    label: "p99 ms from a Sprung record's send (before its commit) to the webhook's receipt, at 100 sprung records/s",
+    target: '< 1000',
+    met: (v) => v < 1000,
+    value: (side, { alerts }) => (side === 'this' && alerts?.latency?.rate === 100 ? alerts.latency.fromSendMs.p99 : NaN),
+    show: (v) => fmt(v, 1),
+  },
 ];
 
 /** @type {import('./index.js').Scenario} */

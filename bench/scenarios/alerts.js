@@ -1,0 +1,484 @@
+// @ts-check
+// Alerts (docs/alerts.md): the single route with an alert on every sensor of its user (`--on all`, a
+// webhook to a receiver in the bench that answers 200 at once) beside the same route without one, in
+// alternating rounds, on reports that move traps (each raises `sprung` or `reset` when it changes its
+// trap); then sprung records at a steady rate, each a new sensor, timed from the record's commit to
+// the webhook's receipt; then a batch of sprung reports, until the last of its notifications is in.
+// Every notification the outbox wrote must reach the receiver once, signed: one missing, repeated or
+// unsigned fails the run.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { renderBody, trapTemplates } from '../bodies.js';
+import { BATCH_PATH, RECORD_PATH, recordHeaders } from '../ingest-load.js';
+import { alternatingRounds } from '../load-run.js';
+import { pacedRun } from '../paced-load.js';
+import { cpuSecondsOf } from '../processes.js';
+import { fmt, median, percentile, perRound, rowCheck, sideSummary, times } from '../report.js';
+import { passwordGrant } from '../token-load.js';
+import { startWebhookReceiver } from '../webhook-receiver.js';
+
+/** Reports in one request of the batch route (docs/interface.md#batches-of-reports). */
+const MAX_BATCH = 1000;
+/** How long the notifications of a phase may take to be delivered after its load, before the run says so. */
+const SETTLE_MS = 120_000;
+/** dev_id prefixes of the latency run's and the batch's sensors (the rounds' are the load runs' own). */
+const PACED = 'al-';
+const BATCHED = 'ab-';
+
+/** @typedef {import('../webhook-receiver.js').WebhookReceiver} WebhookReceiver */
+/** @typedef {{ db: import('mysql2/promise').Connection; alertId: number; receiver: WebhookReceiver }} Outbox */
+
+/**
+ * A new user of the service and a bearer token of it.
+ * @param {import('../stand.js').Service} service
+ */
+async function userWithToken(service, name) {
+  const username = `bench-${name}-${randomBytes(3).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  await service.cli(['user:create', '--username', username, '--password', password]);
+  const { access_token: token } = await passwordGrant(service.url, { ...service.credentials, username, password });
+  return { username, token };
+}
+
+/**
+ * Waits (at most SETTLE_MS) until no notification of the sensors whose dev_id starts `devPrefix` is
+ * pending and the receiver has every delivered one; how many were written, delivered and received.
+ * @param {Outbox} outbox
+ */
+async function settled({ db, alertId, receiver }, devPrefix) {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const [rows] = /** @type {any} */ (
+      await db.query('SELECT id, status FROM alert_notifications WHERE alert_id = ? AND dev_id LIKE ?', [alertId, `${devPrefix}%`])
+    );
+    const arrivals = receiver.receipts.filter((receipt) => receipt.devId.startsWith(devPrefix));
+    const received = new Set(arrivals.map((receipt) => receipt.id));
+    const delivered = rows.filter((row) => row.status === 'delivered');
+    const waiting = rows.some((row) => row.status === 'pending') || delivered.some((row) => !received.has(Number(row.id)));
+    if (!waiting || Date.now() > deadline) {
+      return {
+        written: rows.length,
+        delivered: delivered.length,
+        received: received.size,
+        /** Receipts by event. */
+        events: arrivals.reduce((counts, receipt) => ({ ...counts, [receipt.event]: (counts[receipt.event] ?? 0) + 1 }), {}),
+        lastArrival: arrivals.reduce((latest, receipt) => Math.max(latest, receipt.at), -Infinity),
+        timedOut: waiting,
+      };
+    }
+    await sleep(100);
+  }
+}
+
+/**
+ * Every notification of the alert delivered and received exactly once with the alert's signature,
+ * and nothing received that the outbox did not write.
+ * @param {Outbox} outbox
+ */
+async function deliveryProblems({ db, alertId, receiver }) {
+  const [rows] = /** @type {any} */ (
+    await db.query('SELECT id, status, last_error FROM alert_notifications WHERE alert_id = ?', [alertId])
+  );
+  /** @type {Map<number, number>} */
+  const arrivals = new Map();
+  for (const receipt of receiver.receipts) arrivals.set(receipt.id, (arrivals.get(receipt.id) ?? 0) + 1);
+  const written = new Set(rows.map((row) => Number(row.id)));
+  const undelivered = rows.filter((row) => row.status !== 'delivered');
+  const missing = rows.filter((row) => !arrivals.has(Number(row.id))).map((row) => row.id);
+  const repeated = [...arrivals].filter(([, count]) => count > 1).map(([id]) => id);
+  const unknown = [...arrivals.keys()].filter((id) => !written.has(id));
+  const unsigned = receiver.receipts.filter((receipt) => !receipt.signed).length;
+  const ids = (list) => list.slice(0, 5).join(', ') + (list.length > 5 ? ', …' : '');
+  return [
+    ...(undelivered.length > 0
+      ? [
+          `alerts: ${undelivered.length} notification(s) not delivered (${undelivered[0].status}` +
+            `${undelivered[0].last_error ? `: ${undelivered[0].last_error}` : ''})`,
+        ]
+      : []),
+    ...(missing.length > 0 ? [`alerts: ${missing.length} notification(s) written and never received (ids ${ids(missing)})`] : []),
+    ...(repeated.length > 0 ? [`alerts: ${repeated.length} notification(s) received more than once (ids ${ids(repeated)})`] : []),
+    ...(unknown.length > 0 ? [`alerts: ${unknown.length} request(s) received that the outbox never wrote (ids ${ids(unknown)})`] : []),
+    ...(unsigned > 0 ? [`alerts: ${unsigned} request(s) received without the alert's signature`] : []),
+  ];
+}
+
+/** The two sets of bodies of the rounds: keys of `rounds` and `summaries` are `<bodies><Without|With>`. */
+const BODIES = /** @type {const} */ (['mix', 'traps']);
+
+/**
+ * The single route with and without the alert, alternating, on two sets of bodies: the stand's mix
+ * (bench/bodies.js: a report is now and then its trap's latest and changes it) and reports that each
+ * move their trap (every report its sensor's latest, Sprung and Set in turn). After each run, until
+ * its notifications are in, so that no run pays for the one before it.
+ */
+async function ingestionBeside({ stand, options, loadRun, log }, outbox, servers) {
+  const service = /** @type {import('../stand.js').Service} */ (stand.service);
+  const templates = { mix: stand.templates, traps: trapTemplates(new Date()) };
+  /** What each run's notifications came to, by the run's prefix. */
+  const delivery = new Map();
+  /** @param {import('../load-run.js').LoadRun} run */
+  const runAndDeliver = async (run) => {
+    const cpuBefore = cpuSecondsOf(service.child.pid);
+    const began = performance.now();
+    const summary = await loadRun(run);
+    const notifications = await settled(outbox, `${summary.prefix}-`);
+    const cpuMs = ((cpuSecondsOf(service.child.pid) - cpuBefore) * 1000) / Math.max(1, summary.acked);
+    const figures = {
+      ...notifications,
+      // wrk stops `durationSec` after it started, a few ms after `began`.
+      lastAfterLoadSec: Math.max(0, (notifications.lastArrival - began) / 1000 - run.durationSec),
+      cpuServerWithDeliveryMs: Math.round(cpuMs * 1000) / 1000,
+    };
+    delivery.set(summary.prefix, figures);
+    if (notifications.written > 0)
+      log(
+        `  ${run.label}: notifications written ${figures.written}, delivered ${figures.delivered}, received ${figures.received};` +
+          ` the last ${figures.lastAfterLoadSec.toFixed(2)} s after the load; service CPU ms/request with the deliveries ${figures.cpuServerWithDeliveryMs}` +
+          (figures.timedOut ? `; NOT ALL IN after ${SETTLE_MS / 1000} s` : ''),
+      );
+    return summary;
+  };
+  /** @type {Array<[string, import('../load-run.js').LoadSide]>} */
+  const sides = BODIES.flatMap((bodies) => [
+    [
+      `${bodies}Without`,
+      { connections: options.connections, templates: templates[bodies], server: servers.without, label: `${bodies}, without alerts` },
+    ],
+    [
+      `${bodies}With`,
+      { connections: options.connections, templates: templates[bodies], server: servers.with, label: `${bodies}, with alerts` },
+    ],
+  ]);
+  const rounds = await alternatingRounds(runAndDeliver, sides, {
+    rounds: options.rounds,
+    durationSec: options.alertsDuration,
+    warmupSec: options.warmup,
+  });
+  const side = (key) => {
+    const runs = rounds[key] ?? [];
+    const figures = runs.map((run) => delivery.get(run.prefix));
+    const sum = (name) => figures.reduce((total, f) => total + f[name], 0);
+    return {
+      ...sideSummary(runs),
+      cpuServerWithDeliveryMs: median(figures.map((f) => f.cpuServerWithDeliveryMs)),
+      notifications: { written: sum('written'), delivered: sum('delivered'), received: sum('received') },
+      events: figures.reduce((counts, f) => {
+        for (const [event, count] of Object.entries(f.events)) counts[event] = (counts[event] ?? 0) + count;
+        return counts;
+      }, {}),
+      worstLastAfterLoadSec: Math.max(0, ...figures.map((f) => f.lastAfterLoadSec)),
+    };
+  };
+  /** @type {Record<string, ReturnType<typeof side>>} */
+  const summaries = Object.fromEntries(sides.map(([key]) => [key, side(key)]));
+  const ratio = (bodies) => (summaries[`${bodies}With`]?.requestsPerSec ?? NaN) / (summaries[`${bodies}Without`]?.requestsPerSec ?? NaN);
+  return {
+    summaries,
+    ratios: { mix: ratio('mix'), traps: ratio('traps') },
+    rounds,
+    problems: Object.values(rounds).flatMap((runs) => runs.flatMap((run) => run.problems.map((problem) => `alerts: ${problem}`))),
+  };
+}
+
+/** Sprung records at `--alerts-rate` per second, each a new sensor; its notification's receipt against its 201 and its send. */
+async function commitToReceipt({ stand, options, log }, outbox, alerting) {
+  const service = /** @type {import('../stand.js').Service} */ (stand.service);
+  const [sprung] = trapTemplates(new Date(), 1);
+  const count = Math.round(options.alertsRate * options.alertsLatencyDuration);
+  log(`alerts: ${count} sprung records at ${options.alertsRate}/s, each a new sensor`);
+  const answers = await pacedRun({
+    url: new URL(RECORD_PATH, service.url).href,
+    headers: recordHeaders(alerting.token),
+    rate: options.alertsRate,
+    count,
+    body: (index) => renderBody(sprung, `${PACED}${index}`, index),
+  });
+  const notifications = await settled(outbox, PACED);
+  /** @type {Map<number, number>} the first `sprung` receipt of each request's sensor */
+  const receivedAt = new Map();
+  for (const receipt of outbox.receiver.receipts) {
+    if (!receipt.devId.startsWith(PACED) || receipt.event !== 'sprung') continue;
+    const index = Number(receipt.devId.slice(PACED.length).split('-')[0]);
+    if (!receivedAt.has(index)) receivedAt.set(index, receipt.at);
+  }
+  const acked = answers.filter((answer) => answer.status === 201);
+  const unanswered = acked.filter((answer) => !receivedAt.has(answer.index)).length;
+  const spread = (get) => {
+    const sorted = acked
+      .filter((answer) => receivedAt.has(answer.index))
+      .map(get)
+      .sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+  };
+  const refused = answers.filter((answer) => answer.status !== 201);
+  const [firstRefused] = refused;
+  const measured = {
+    count,
+    rate: options.alertsRate,
+    acked: acked.length,
+    notifications,
+    // The commit lies between the request's send and the 201's arrival.
+    fromAnswerMs: spread((answer) => /** @type {number} */ (receivedAt.get(answer.index)) - answer.answeredAt),
+    fromSendMs: spread((answer) => /** @type {number} */ (receivedAt.get(answer.index)) - answer.sentAt),
+    answerMs: spread((answer) => answer.answeredAt - answer.sentAt),
+    latestSendMs: answers.reduce((latest, answer) => Math.max(latest, answer.lateMs), 0),
+  };
+  log(
+    `alerts: ${acked.length} 201s, ${notifications.received} notifications received; from the 201 p50 ${fmt(measured.fromAnswerMs.p50, 1)} ms,` +
+      ` p99 ${fmt(measured.fromAnswerMs.p99, 1)} ms, max ${fmt(measured.fromAnswerMs.max, 1)} ms; from the send p99 ${fmt(measured.fromSendMs.p99, 1)} ms`,
+  );
+  return {
+    measured,
+    problems: [
+      ...(firstRefused
+        ? [`alerts: ${refused.length} sprung record(s) answered other than 201 (${firstRefused.status} ${firstRefused.text})`]
+        : []),
+      ...(unanswered > 0 ? [`alerts: ${unanswered} sprung record(s) answered 201 whose notification never arrived`] : []),
+    ],
+  };
+}
+
+/** `--alerts-batch` sprung reports of as many new sensors on the batch route, in requests of at most MAX_BATCH sent at once. */
+async function sprungBatch({ stand, options, log }, outbox, alerting) {
+  const service = /** @type {import('../stand.js').Service} */ (stand.service);
+  const [sprung] = trapTemplates(new Date(), 1);
+  const total = options.alertsBatch;
+  const requests = Array.from({ length: Math.ceil(total / MAX_BATCH) }, (_, request) => {
+    const first = request * MAX_BATCH;
+    const reports = Array.from({ length: Math.min(MAX_BATCH, total - first) }, (__, k) =>
+      renderBody(sprung, `${BATCHED}${first + k}`, first + k),
+    );
+    return `[${reports.join(',')}]`;
+  });
+  log(`alerts: ${total} sprung reports in ${requests.length} batch request(s)`);
+  const sentAt = performance.now();
+  const answers = await Promise.all(
+    requests.map(async (body) => {
+      try {
+        const response = await fetch(new URL(BATCH_PATH, service.url), {
+          method: 'POST',
+          headers: recordHeaders(alerting.token),
+          body,
+          signal: AbortSignal.timeout(120_000),
+        });
+        const text = await response.text();
+        return { status: response.status, at: performance.now(), text: text.slice(0, 300) };
+      } catch (error) {
+        return { status: 0, at: performance.now(), text: String(error) };
+      }
+    }),
+  );
+  const notifications = await settled(outbox, BATCHED);
+  const arrivals = outbox.receiver.receipts.filter((receipt) => receipt.devId.startsWith(BATCHED) && receipt.event === 'sprung');
+  const sensors = new Set(arrivals.map((receipt) => receipt.devId)).size;
+  const measured = {
+    reports: total,
+    requests: requests.length,
+    notifications,
+    answeredMs: Math.max(...answers.map((answer) => answer.at)) - sentAt,
+    firstReceivedMs: arrivals.reduce((first, receipt) => Math.min(first, receipt.at), Infinity) - sentAt,
+    allReceivedMs: notifications.lastArrival - sentAt,
+  };
+  log(
+    `alerts: batch answered after ${fmt(measured.answeredMs)} ms; ${sensors} sensors' notifications received,` +
+      ` the first after ${fmt(measured.firstReceivedMs)} ms, the last after ${fmt(measured.allReceivedMs)} ms`,
+  );
+  const refused = answers.filter((answer) => answer.status !== 201);
+  const [firstRefused] = refused;
+  return {
+    measured,
+    problems: [
+      ...(firstRefused
+        ? [`alerts: ${refused.length} batch request(s) answered other than 201 (${firstRefused.status} ${firstRefused.text})`]
+        : []),
+      ...(refused.length === 0 && sensors !== total ? [`alerts: ${sensors} of the batch's ${total} sprung sensors were notified`] : []),
+    ],
+  };
+}
+
+/** The scenario's markdown table. */
+function alertsTable({ options, machine, ingestion, latency, batch }) {
+  const lines = [];
+  if (ingestion) {
+    const { summaries, rounds } = ingestion;
+    /**
+     * One row: each side's figure, and with / without for each set of bodies.
+     * @param {string} label
+     * @param {(summary: any) => string} show
+     * @param {((summary: any) => number) | null} [ratioOf]
+     */
+    const row = (label, show, ratioOf = null) => {
+      const cells = BODIES.flatMap((bodies) => {
+        const without = summaries[`${bodies}Without`];
+        const alerted = summaries[`${bodies}With`];
+        return [show(without), show(alerted), ratioOf ? times(ratioOf(alerted) / ratioOf(without)) : ''];
+      });
+      return `| ${label} | ${cells.join(' | ')} |`;
+    };
+    const counts = (s) => `${s.notifications.written}; ${s.notifications.delivered}; ${s.notifications.received}`;
+    lines.push(
+      `Alerts: the single route with an alert on every sensor of its user (--on all, a webhook to a receiver in the bench answering 200)` +
+        ` beside the route without, on the stand's mix of bodies and on reports that each move their trap (Sprung and Set in turn` +
+        ` over 200 sensors); ${options.connections} connections, ${options.rounds} rounds x ${options.alertsDuration} s per side, alternating (${machine}):`,
+      '',
+      '| | mix, without alerts | mix, with alerts | with / without | traps, without alerts | traps, with alerts | with / without |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      row(
+        'requests/s (median of rounds; target with / without ≥ 0.95x)',
+        (s) => fmt(s.requestsPerSec),
+        (s) => s.requestsPerSec,
+      ),
+      row(
+        'p50 latency ms (median of rounds)',
+        (s) => fmt(s.p50Ms, 1),
+        (s) => s.p50Ms,
+      ),
+      row(
+        'p99 latency ms (median of rounds)',
+        (s) => fmt(s.p99Ms, 1),
+        (s) => s.p99Ms,
+      ),
+      row(
+        'CPU ms per request, service (median)',
+        (s) => fmt(s.cpuServerMs, 3),
+        (s) => s.cpuServerMs,
+      ),
+      row(
+        'CPU ms per request, service, with the deliveries after the load (median)',
+        (s) => fmt(s.cpuServerWithDeliveryMs, 3),
+        (s) => s.cpuServerWithDeliveryMs,
+      ),
+      row(
+        'CPU ms per request, MariaDB (median)',
+        (s) => fmt(s.cpuDatabaseMs, 3),
+        (s) => s.cpuDatabaseMs,
+      ),
+      row('SQL statements per stored row (server-wide count)', (s) => fmt(s.statementsPerRow, 2)),
+      row('notifications written; delivered; received (measured rounds)', counts),
+      row('notifications per 201', (s) => fmt(s.notifications.written / s.acked, 2)),
+      row('received by event', (s) =>
+        Object.entries(s.events)
+          .map(([event, count]) => `${event} ${count}`)
+          .join(', '),
+      ),
+      row('the last notification after the load stopped, s (worst round)', (s) => fmt(s.worstLastAfterLoadSec, 2)),
+      row('rows = 201s + in-flight at stop', rowCheck),
+      '',
+      `Per round, requests/s: ${BODIES.flatMap((bodies) =>
+        ['Without', 'With'].map((side) => `${bodies} ${side.toLowerCase()} ${perRound(rounds[`${bodies}${side}`] ?? [])}`),
+      ).join('; ')}.`,
+    );
+  }
+  if (latency) {
+    const row = (from, s) => `| ${from} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${fmt(s.max, 1)} |`;
+    lines.push(
+      ...(lines.length ? [''] : []),
+      `From a Sprung record's commit to the webhook's receipt: ${latency.rate} sprung records/s for ${options.alertsLatencyDuration} s,` +
+        ` each a new sensor, open loop (the latest request left ${fmt(latency.latestSendMs, 1)} ms after its turn). The commit lies between` +
+        ` the request's send and the 201's arrival:`,
+      '',
+      '| receipt at the webhook, from | p50 ms | p99 ms | max ms |',
+      '|---|---:|---:|---:|',
+      row("the 201's arrival (a lower bound)", latency.fromAnswerMs),
+      row("the request's send (an upper bound; target p99 under 1 s)", latency.fromSendMs),
+      row('(the 201 itself, from the send)', latency.answerMs),
+      '',
+      `${latency.acked} of ${latency.count} answered 201; notifications written ${latency.notifications.written}, delivered ${latency.notifications.delivered}, received ${latency.notifications.received}.`,
+    );
+  }
+  if (batch) {
+    lines.push(
+      ...(lines.length ? [''] : []),
+      `A batch of ${batch.reports} sprung reports of as many new sensors (${batch.requests} request(s) of at most ${MAX_BATCH}, sent at once):` +
+        ` answered 201 after ${fmt(batch.answeredMs)} ms; the first notification received after ${fmt(batch.firstReceivedMs)} ms,` +
+        ` the last after ${fmt(batch.allReceivedMs)} ms (from the send); notifications written ${batch.notifications.written},` +
+        ` delivered ${batch.notifications.delivered}, received ${batch.notifications.received}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** @type {import('./index.js').Scenario} */
+export default {
+  name: 'alerts',
+  load: true,
+  about:
+    "ingestion with an alert on every sensor beside without; a Sprung record's commit to the webhook's receipt; a batch of sprung reports",
+  options: [
+    {
+      name: 'alerts-duration',
+      env: 'BENCH_ALERTS_DURATION',
+      default: 10,
+      help: 'seconds per round and side of the single route with and without alerts (--rounds, after a warm-up); 0 skips it',
+    },
+    { name: 'alerts-rate', env: 'BENCH_ALERTS_RATE', default: 100, help: 'sprung records per second of the latency run' },
+    {
+      name: 'alerts-latency-duration',
+      env: 'BENCH_ALERTS_LATENCY_DURATION',
+      default: 30,
+      help: "seconds of sprung records at --alerts-rate, each timed from its commit to the webhook's receipt; 0 skips it",
+    },
+    {
+      name: 'alerts-batch',
+      env: 'BENCH_ALERTS_BATCH',
+      default: 1000,
+      help: `sprung reports sent to the batch route at once (requests of at most ${MAX_BATCH}); 0 skips it`,
+    },
+  ],
+
+  async run(bench) {
+    const { stand, options, log } = bench;
+    const service = stand.service;
+    if (!service || (options.alertsDuration <= 0 && options.alertsLatencyDuration <= 0 && options.alertsBatch <= 0)) return null;
+    const secret = randomBytes(24).toString('hex');
+    const receiver = await startWebhookReceiver(secret);
+    try {
+      const alerting = await userWithToken(service, 'alerts');
+      const plain = await userWithToken(service, 'plain');
+      const { alert_id: alertId } = await service.cli([
+        'alert:create',
+        '--user',
+        alerting.username,
+        '--on',
+        'all',
+        '--webhook',
+        receiver.url,
+        '--secret',
+        secret,
+      ]);
+      log(`alerts: alert ${alertId} on every sensor of ${alerting.username}, to ${receiver.url}; ${plain.username} has none`);
+      const outbox = { db: stand.db, alertId, receiver };
+      const ingestion =
+        options.alertsDuration > 0
+          ? await ingestionBeside(bench, outbox, {
+              with: { ...service, token: alerting.token },
+              without: { ...service, token: plain.token },
+            })
+          : null;
+      const latency = options.alertsLatencyDuration > 0 && options.alertsRate > 0 ? await commitToReceipt(bench, outbox, alerting) : null;
+      const batch = options.alertsBatch > 0 ? await sprungBatch(bench, outbox, alerting) : null;
+      const problems = [
+        ...(ingestion?.problems ?? []),
+        ...(latency?.problems ?? []),
+        ...(batch?.problems ?? []),
+        ...(await deliveryProblems(outbox)),
+      ];
+      // Later scenarios load the service without it.
+      await service.cli(['alert:delete', '--id', String(alertId)]);
+      const json = {
+        ingestion: ingestion && { summaries: ingestion.summaries, ratios: ingestion.ratios, rounds: ingestion.rounds },
+        latency: latency?.measured ?? null,
+        batch: batch?.measured ?? null,
+      };
+      return {
+        json,
+        problems,
+        table: () => alertsTable({ options, machine: stand.machine, ...json }),
+      };
+    } finally {
+      await receiver.close();
+    }
+  },
+};
