@@ -62,6 +62,13 @@ describe('Alerts', () => {
     return row && row.attempts > 0 && row.claimedBy === null ? { attempts: row.attempts, nextAttemptAt: row.nextAttemptAt } : undefined;
   };
 
+  /** The events of an alert's notifications, oldest first. */
+  const stepsOf = async (alertId: number) =>
+    (
+      (await testApp.dataSource.query('SELECT event FROM alert_notifications WHERE alert_id = ? ORDER BY id', [alertId])) as Array<{
+        event: string;
+      }>
+    ).map((row) => row.event);
   const metrics = () => request(testApp.app.getHttpServer()).get('/metrics').expect(200);
   /** Until the dispatcher has marked every notification (a receiver sees a send before it is marked). */
   const settled = () =>
@@ -266,18 +273,65 @@ describe('Alerts', () => {
   it('gives an alert set up for a trap already sprung no reminder that came due before it existed, and the deadline all the same', async () => {
     await send(owner, { dev_id: 'trap-9', time: new Date(clock.now() - 13 * HOUR_MS).toISOString(), event: 'Sprung', status: 'Sprung' });
     const alertId = await createWebhookAlert(owner.username, 'sprung', '--remind-after', '12h');
-    const steps = async () =>
-      (
-        (await testApp.dataSource.query('SELECT event FROM alert_notifications WHERE alert_id = ? ORDER BY id', [alertId])) as Array<{
-          event: string;
-        }>
-      ).map((row) => row.event);
+    const steps = () => stepsOf(alertId);
 
     clock.advance(12 * HOUR_MS);
     await until(async () => (await steps()).length >= 1);
 
     expect(await steps()).toEqual(['sprung_deadline']);
     await settled();
+  });
+
+  it('tells of a trap reported 21 h after it was sprung that it was reported late, with no stale reminder or escalation, and the deadline when it comes', async () => {
+    // Set up two days before: every step of the episode comes due after the alert existed.
+    clock.advance(-48 * HOUR_MS);
+    const alertId = await createWebhookAlert(
+      owner.username,
+      'sprung',
+      '--remind-after',
+      '12h',
+      '--escalate-after',
+      '20h',
+      '--escalate-webhook',
+      'https://boss.example/h',
+    );
+    clock.advance(48 * HOUR_MS);
+    const sprungAt = new Date(clock.now() - 21 * HOUR_MS);
+    await send(owner, { dev_id: 'trap-late', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
+    await until(() => receiver.received.length >= 1);
+
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    expect(receiver.received[0]!.json!.text).toBe(
+      `Trap trap-late sprung at ${siteWallClock(sprungAt, zone, clock.now())}, reported 21 h late: the 24-hour deadline is ${siteWallClock(
+        new Date(sprungAt.getTime() + 24 * HOUR_MS),
+        zone,
+        clock.now(),
+        'date',
+      )}`,
+    );
+    clock.advance(3 * HOUR_MS);
+    await until(async () => (await stepsOf(alertId)).includes('sprung_deadline'));
+    // The pass that raised the deadline found the reminder and escalation due as well, and passed them over.
+    expect(await stepsOf(alertId)).toEqual(['sprung', 'sprung_deadline']);
+    await until(() => receiver.received.length >= 2);
+  });
+
+  it('tells of a trap reported 26 h after it was sprung that its deadline passed, and raises the deadline at once', async () => {
+    clock.advance(-48 * HOUR_MS);
+    const alertId = await createWebhookAlert(owner.username, 'sprung');
+    clock.advance(48 * HOUR_MS);
+    const sprungAt = new Date(clock.now() - 26 * HOUR_MS);
+    await send(owner, { dev_id: 'trap-later', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
+    await until(async () => (await stepsOf(alertId)).includes('sprung_deadline'));
+
+    expect(await stepsOf(alertId)).toEqual(['sprung', 'sprung_deadline']);
+    await until(() => receiver.received.length >= 2);
+    expect(receiver.received[0]!.json!.text).toMatch(
+      /^Trap trap-later sprung at .+, reported 1 d 2 h late: the 24-hour deadline passed at .+ on \d+ \w+ \(NZ[DS]T\)$/,
+    );
+    expect(receiver.received[1]!.json!.text).toMatch(
+      /^Deadline: trap trap-later sprung 1 d 2 h ago \(.+\) and still not set: the 24 hours are up$/,
+    );
   });
 
   it('delivers everything after the receiver was down for a while, in order per sensor', async () => {

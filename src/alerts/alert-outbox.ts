@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EntityManager, In } from 'typeorm';
 import { CLOCK, type Clock } from '../common/time/clock.js';
+import { wholeSeconds } from '../common/time/whole-seconds.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { SensorEntity } from '../sensor/sensor.entity.js';
@@ -15,6 +16,7 @@ import { AlertEntity } from './alert.entity.js';
 import { NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
 import { hearsBatteryLow, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
+import { reportedLate } from './sprung-clock.js';
 import { keepEpisodes } from './sprung-episodes.js';
 
 /** What a new notification says; the rest of its row is the outbox's. */
@@ -53,6 +55,8 @@ export class AlertOutbox implements SensorTransitionSink {
     const uids = [...new Set(transitions.map((transition) => transition.sensor.uid))];
     const alerts = await manager.getRepository(AlertEntity).find({ where: { uid: In(uids) }, order: { id: 'ASC' } });
     if (alerts.length === 0) return;
+    // When these records arrived, as each record's `created` says it (whole seconds).
+    const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
     const notifications: NewNotification[] = [];
     for (const transition of transitions) {
       const { sensor } = transition;
@@ -60,6 +64,8 @@ export class AlertOutbox implements SensorTransitionSink {
         if (alert.uid !== sensor.uid || (alert.devId !== null && alert.devId !== sensor.devId)) continue;
         const event = await this.eventFor(manager, alert, transition);
         if (!event || !alert.events.includes(event)) continue;
+        // The episode's start: a repeated Sprung does not restart it.
+        const sprungAt = episodes.get(transition)?.sprungAt ?? transition.sprungAt;
         notifications.push({
           alert,
           event,
@@ -69,8 +75,8 @@ export class AlertOutbox implements SensorTransitionSink {
           recordNid: transition.nid,
           episodeId: episodes.get(transition)?.id ?? null,
           facts: {
-            // The episode's start: a repeated Sprung does not restart it.
-            sprungAt: episodes.get(transition)?.sprungAt ?? transition.sprungAt,
+            sprungAt,
+            reportedAt: event === 'sprung' && reportedLate(alert, transition.at, reportedAt) ? new Date(reportedAt) : undefined,
             value: transition.value,
             threshold: Number(event === 'battery_low' ? alert.batteryBelow : alert.baitBelow),
             tiltSensor: sensor.lastTiltSensor,

@@ -28,6 +28,16 @@ describe(notificationText.name, () => {
       'Reminder: trap trap-1 sprung 12 h ago (02:00 on 26 Nov (NZDT)) and not set yet; it must be checked within 24 h of being sprung',
     );
   });
+
+  it('says how late a sprung trap was reported, and when its 24 hours are up or that they are', () => {
+    // Sprung at 16:00 the day before at the site, reported 22 h later; then one sprung 26 h before.
+    expect(text('sprung', '2026-11-25T03:00:00Z', { reportedAt: new Date(NOW) })).toBe(
+      'Trap trap-1 sprung at 16:00 on 25 Nov (NZDT), reported 22 h late: the 24-hour deadline is 16:00 on 26 Nov (NZDT)',
+    );
+    expect(text('sprung', '2026-11-24T23:00:00Z', { reportedAt: new Date(NOW) })).toBe(
+      'Trap trap-1 sprung at 12:00 on 25 Nov (NZDT), reported 1 d 2 h late: the 24-hour deadline passed at 12:00 on 26 Nov (NZDT)',
+    );
+  });
 });
 
 describe(siteTime.name, () => {

@@ -1,4 +1,4 @@
-import type { NotificationEvent } from './alert-events.js';
+import { type NotificationEvent, SPRUNG_DEADLINE_SECONDS } from './alert-events.js';
 
 export interface TextFacts {
   devId: string;
@@ -7,6 +7,8 @@ export interface TextFacts {
   siteTimezone: string;
   /** reset: when the trap was sprung; the 24-hour clock: the same. */
   sprungAt?: Date | null;
+  /** sprung: when a report that came after a step of the 24-hour clock arrived (sprung-clock.ts reportedLate). */
+  reportedAt?: Date;
   /** battery_low: the voltage; bait_low: the level. */
   value?: number;
   /** battery_low and bait_low: the alert's threshold. */
@@ -58,6 +60,14 @@ function spokenDuration(ms: number): string {
   return `${rest} min`;
 }
 
+/** `reported 21 h late: the 24-hour deadline is 14:02 on 26 Nov (NZDT)`, or `… passed at …` once it has. */
+function reportedLate(sprungAt: Date, reportedAt: Date, zone: string, now: number): string {
+  const deadline = sprungAt.getTime() + SPRUNG_DEADLINE_SECONDS * 1000;
+  const when = siteTime(new Date(deadline), zone, now, 'date');
+  const late = `reported ${spokenDuration(reportedAt.getTime() - sprungAt.getTime())} late`;
+  return deadline <= reportedAt.getTime() ? `${late}: the 24-hour deadline passed at ${when}` : `${late}: the 24-hour deadline is ${when}`;
+}
+
 /** The one line each notification says (docs/alerts.md#events), in the site's time zone. */
 export function notificationText(event: NotificationEvent, facts: TextFacts): string {
   const { devId, siteTimezone: zone } = facts;
@@ -66,7 +76,9 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
   const since = `sprung ${spokenDuration(facts.now - sprungAt.getTime())} ago (${siteTime(sprungAt, zone, facts.now, 'date')})`;
   switch (event) {
     case 'sprung':
-      return `Trap ${devId} sprung at ${at}`;
+      return facts.reportedAt
+        ? `Trap ${devId} sprung at ${at}, ${reportedLate(facts.at, facts.reportedAt, zone, facts.now)}`
+        : `Trap ${devId} sprung at ${at}`;
     case 'reset':
       return facts.sprungAt
         ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung`

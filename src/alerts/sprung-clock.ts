@@ -1,5 +1,6 @@
 import { type EntityManager, In, IsNull, Not } from 'typeorm';
 import { SensorEntity } from '../sensor/sensor.entity.js';
+import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { type AlertEvent, SPRUNG_DEADLINE_SECONDS } from './alert-events.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import type { NewNotification } from './alert-outbox.js';
@@ -33,6 +34,7 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
       })
     ).map((notification) => notification.dedupeKey),
   );
+  const reportedAt = await reportTimes(manager, episodes);
   const due: NewNotification[] = [];
   for (const episode of episodes) {
     for (const alert of alerts) {
@@ -41,9 +43,7 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
         const dedupeKey = `${step.event}:${episode.id}:${alert.id}`;
         const dueAt = episode.sprungAt.getTime() + step.afterSeconds * 1000;
         if (raised.has(dedupeKey) || dueAt > now) continue;
-        // An alert set up for a trap already sprung hears no burst of steps that came due before it
-        // existed; the deadline it hears all the same (docs/alerts.md#the-24-hour-clock).
-        if (step.event !== 'sprung_deadline' && dueAt < alert.created.getTime()) continue;
+        if (passedOver(step.event, dueAt, alert, reportedAt.get(episode.sprungNid) ?? episode.sprungAt.getTime())) continue;
         due.push({
           alert,
           event: step.event,
@@ -63,6 +63,34 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
   const sensors = await manager.getRepository(SensorEntity).find({ where: { uid: In([...new Set(due.map((step) => step.alert.uid))]) } });
   for (const step of due) step.sensor = sensors.find((sensor) => sensor.uid === step.alert.uid && sensor.devId === step.devId) ?? null;
   return due;
+}
+
+/**
+ * A step that came due before the alert could hear of the episode: before the alert existed (set up
+ * for a trap already sprung), or before the report that sprung the trap arrived (reported late). A
+ * reminder or escalation then would be a stale burst; the deadline is raised all the same, at once
+ * when the 24 hours are up, since a trap still sprung at its deadline is what the owner must hear
+ * (docs/alerts.md#the-24-hour-clock).
+ */
+function passedOver(event: AlertEvent, dueAt: number, alert: AlertEntity, reportedAt: number): boolean {
+  return event !== 'sprung_deadline' && dueAt < Math.max(alert.created.getTime(), reportedAt);
+}
+
+/**
+ * Whether a trap sprung at `sprungAt` and reported at `reportedAt` was reported after a step of the
+ * alert's clock came due: its `sprung` notification then says how late, and when the 24 hours are up.
+ */
+export function reportedLate(alert: AlertEntity, sprungAt: Date, reportedAt: number): boolean {
+  return steps(alert).some((step) => sprungAt.getTime() + step.afterSeconds * 1000 < reportedAt);
+}
+
+/** When each episode's sprung report arrived (its `created`), by its nid; one purged by retention is left out. */
+async function reportTimes(manager: EntityManager, episodes: SprungEpisodeEntity[]): Promise<Map<number, number>> {
+  const records = await manager.getRepository(SensorRecordEntity).find({
+    select: { nid: true, created: true },
+    where: { nid: In(episodes.map((episode) => episode.sprungNid)) },
+  });
+  return new Map(records.map((record) => [record.nid, record.created.getTime()]));
 }
 
 function steps(alert: AlertEntity): Array<{ event: AlertEvent; afterSeconds: number }> {
