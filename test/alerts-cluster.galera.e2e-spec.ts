@@ -1,16 +1,9 @@
 import { jest } from '@jest/globals';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { NotificationSender } from '../src/alerts/delivery/notification-sender.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { systemClock } from '../src/common/time/clock.js';
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
+import { alertsAdmin, allReceived, createWebhookAlert, expectEachOnceInOrder, sprungOrSet } from './utils/alerts.js';
 import { closeInstances, rowsOnEachNode, startInstances, type ClusterInstance } from './utils/galera.js';
-import { reportBody } from './utils/read-side.js';
 import { submit } from './utils/sensor-record-api.js';
-import { until } from './utils/until.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
 
 const SENSORS = 15;
@@ -40,53 +33,28 @@ describe('Alerts on a Galera cluster, one instance per node', () => {
   it('delivers each notification once, signed, in order per sensor, and every node shows it delivered', async () => {
     const first = instances[0]!.app;
     const owner = await ingestCaller(first.app);
-    const users = new UsersService(first.dataSource.getRepository(UserEntity), new PasswordHasher());
-    const admin = new AlertsAdmin(first.dataSource, users, systemClock, first.app.get<AppConfig>(APP_CONFIG));
-    receiver.secret = (
-      await admin.create({
-        username: owner.username,
-        events: ['sprung', 'reset'],
-        channel: 'webhook',
-        target: receiver.url(),
-        format: 'json',
-      })
-    ).secret!;
+    await createWebhookAlert(alertsAdmin(first), receiver, owner.username, 'sprung,reset');
     const sends = instances.map((instance) => jest.spyOn(instance.app.app.get(NotificationSender), 'send'));
     const devIds = Array.from({ length: SENSORS }, (_, index) => `cluster-alert-${index + 1}`);
     const start = Date.now() - 3600_000;
 
     // Each step's reports of all sensors at once, each sensor's report to the next instance after the one before.
     for (let step = 0; step < STEPS; step++) {
-      const event = step % 2 === 0 ? 'Sprung' : 'Set';
       const answers = await Promise.all(
         devIds.map((devId, index) =>
-          submit(
-            instances[(step + index) % 3]!.app.app,
-            reportBody({ dev_id: devId, event, status: event, time: new Date(start + step * 60_000).toISOString() }),
-            { token: owner.accessToken, format: 'json' },
-          ),
+          submit(instances[(step + index) % 3]!.app.app, sprungOrSet(devId, step, start), { token: owner.accessToken, format: 'json' }),
         ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(SENSORS).fill(201));
     }
     const sent = SENSORS * STEPS;
-    await until(() => receiver.received.length >= sent);
-    // A while longer: a second delivery of any would show by now.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await allReceived(receiver, sent);
 
-    const ids = receiver.received.map((hook) => Number(hook.json!.notification_id));
-    expect(ids).toHaveLength(sent);
-    expect(new Set(ids).size).toBe(sent);
-    expect(receiver.received.map((hook) => hook.headers['idempotency-key'])).toEqual(ids.map(String));
-    expect(receiver.received.filter((hook) => !hook.signed)).toEqual([]);
-    for (const devId of devIds) {
-      expect(receiver.events().filter((event) => event.endsWith(` ${devId}`))).toEqual(
-        Array.from({ length: STEPS }, (_, step) => `${step % 2 === 0 ? 'sprung' : 'reset'} ${devId}`),
-      );
-    }
+    expectEachOnceInOrder(receiver, devIds, STEPS);
     // One send each, by whichever instance claimed it: the instances did share the work.
     expect(sends.reduce((sum, send) => sum + send.mock.calls.length, 0)).toBe(sent);
     expect(sends.filter((send) => send.mock.calls.length > 0).length).toBeGreaterThanOrEqual(2);
+    const ids = receiver.received.map((hook) => Number(hook.json!.notification_id));
     const delivered = [...ids].sort((a, b) => a - b).map((id) => ({ id, status: 'delivered' }));
     for (const rows of await rowsOnEachNode<{ id: number; status: string }>('SELECT id, status FROM alert_notifications ORDER BY id')) {
       expect(rows.map((row) => ({ id: Number(row.id), status: row.status }))).toEqual(delivered);

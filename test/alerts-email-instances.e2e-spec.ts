@@ -1,11 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { alertsAdmin, shareOneDatabase } from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { reportBody } from './utils/read-side.js';
@@ -20,17 +13,13 @@ import { until } from './utils/until.js';
  * their records, go as one message, sent by one of them (docs/alerts.md#email).
  */
 describe('Email alerts on two instances sharing one database', () => {
-  const saved = { ...process.env };
   const clock = new FakeClock();
   const smtp = new SmtpReceiver();
-  let sqliteDirectory: string | undefined;
+  let restore: () => void;
   let instances: TestApp[];
 
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL?.startsWith('mysql://')) {
-      sqliteDirectory = mkdtempSync(join(tmpdir(), 'sensor-records-email-'));
-      process.env.DATABASE_URL = `sqlite:${join(sqliteDirectory, 'shared.sqlite')}`;
-    }
+    restore = shareOneDatabase();
     await smtp.start();
     process.env.SMTP_URL = smtp.url();
     process.env.ALERT_EMAIL_FROM = 'alerts@traps.example.org';
@@ -41,16 +30,19 @@ describe('Email alerts on two instances sharing one database', () => {
   afterAll(async () => {
     for (const instance of instances) await instance.close();
     await smtp.stop();
-    process.env = { ...saved };
-    if (sqliteDirectory) rmSync(sqliteDirectory, { recursive: true, force: true });
+    restore();
   });
 
   it('sends the notifications of records stored by both instances within the window as one email, each once', async () => {
     const [first, second] = instances as [TestApp, TestApp];
     const owner = await ingestCaller(first.app);
-    const users = new UsersService(first.dataSource.getRepository(UserEntity), new PasswordHasher());
-    const admin = new AlertsAdmin(first.dataSource, users, clock, first.app.get<AppConfig>(APP_CONFIG));
-    await admin.create({ username: owner.username, events: ['sprung'], channel: 'email', target: 'trapper@example.org', format: 'json' });
+    await alertsAdmin(first, clock).create({
+      username: owner.username,
+      events: ['sprung'],
+      channel: 'email',
+      target: 'trapper@example.org',
+      format: 'json',
+    });
     const devIds = Array.from({ length: 40 }, (_, index) => `trap-${String(index).padStart(2, '0')}`);
 
     await Promise.all(

@@ -1,12 +1,9 @@
 import request from 'supertest';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { runCommand } from '../src/cli/commands.js';
 import { CliError } from '../src/common/cli/cli-error.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { alertCommands, alertsAdmin } from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { type Report, reportBody } from './utils/read-side.js';
@@ -35,7 +32,7 @@ describe('Email alerts', () => {
   let owner: Awaited<ReturnType<typeof ingestCaller>>;
   let other: Awaited<ReturnType<typeof ingestCaller>>;
 
-  const cli = (...argv: string[]) => runCommand(argv, { users: undefined as never, clients: undefined as never, alerts: admin });
+  const cli = (...argv: string[]) => alertCommands(admin)(...argv);
   const config = () => testApp.app.get<AppConfig>(APP_CONFIG);
   const sprung = (devId: string, minutes: number): Record<string, unknown> =>
     reportBody({ dev_id: devId, time: deviceTime(minutes), event: 'Sprung', status: 'Sprung', timeout: 3600 } satisfies Report);
@@ -65,8 +62,7 @@ describe('Email alerts', () => {
     await smtp.start();
     process.env.SMTP_URL = smtp.url();
     testApp = await createTestApp({ override: clock.install });
-    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
-    admin = new AlertsAdmin(testApp.dataSource, users, clock, config());
+    admin = alertsAdmin(testApp, clock);
   });
 
   afterAll(async () => {
@@ -270,18 +266,15 @@ describe('Email alerts', () => {
 
   it('alert:test with a wrong SMTP password fails with the 535 answer and exit status 1, the password named nowhere', async () => {
     const alertId = await createEmailAlert(owner.username, 'sprung', 'trapper@example.org');
-    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
     const wrong = 'not-the-password-42';
-    const misconfigured = new AlertsAdmin(testApp.dataSource, users, clock, {
+    const misconfigured = alertsAdmin(testApp, clock, {
       ...config(),
       alerts: { ...config().alerts, email: { ...config().alerts.email, smtp: { url: smtp.url(wrong), from: 'alerts@traps.example.org' } } },
     });
 
-    const failure = (await runCommand(['alert:test', '--id', String(alertId)], {
-      users: undefined as never,
-      clients: undefined as never,
-      alerts: misconfigured,
-    }).catch((error: unknown) => error)) as CliError;
+    const failure = (await alertCommands(misconfigured)('alert:test', '--id', String(alertId)).catch(
+      (error: unknown) => error,
+    )) as CliError;
 
     expect(failure).toBeInstanceOf(CliError);
     expect(failure.message).toBe('The test notification was not accepted: @example.org answered SMTP 535, not 250.');
@@ -299,17 +292,12 @@ describe('Email alerts', () => {
     const secure = await new SmtpReceiver(tls).start();
     try {
       const alertId = await createEmailAlert(owner.username, 'sprung', 'trapper@example.org');
-      const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
-      const overTls = new AlertsAdmin(testApp.dataSource, users, clock, {
+      const overTls = alertsAdmin(testApp, clock, {
         ...config(),
         alerts: { ...config().alerts, email: { ...config().alerts.email, smtp: { url: secure.url(), from: 'alerts@traps.example.org' } } },
       });
 
-      const tested = await runCommand(['alert:test', '--id', String(alertId)], {
-        users: undefined as never,
-        clients: undefined as never,
-        alerts: overTls,
-      });
+      const tested = await alertCommands(overTls)('alert:test', '--id', String(alertId));
 
       expect(tested).toMatchObject({ outcome: 'delivered', status: 250 });
       expect(secure.received).toHaveLength(1);

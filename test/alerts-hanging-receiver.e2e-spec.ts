@@ -1,11 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { runCommand } from '../src/cli/commands.js';
-import { systemClock } from '../src/common/time/clock.js';
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { alertsAdmin, createWebhookAlert } from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { reportBody } from './utils/read-side.js';
 import { submit } from './utils/sensor-record-api.js';
@@ -23,7 +17,6 @@ describe('Alerts with a receiver that never answers', () => {
   const hanging = new WebhookReceiver();
   const healthy = new WebhookReceiver();
   let testApp: TestApp;
-  let admin: AlertsAdmin;
 
   const notifications = (dataSource: DataSource, alertId: number) =>
     dataSource.query('SELECT event, dev_id, status, attempts FROM alert_notifications WHERE alert_id = ? ORDER BY id', [
@@ -36,8 +29,6 @@ describe('Alerts with a receiver that never answers', () => {
     hanging.holds = true;
     testApp = await createTestApp();
     await testApp.reset();
-    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
-    admin = new AlertsAdmin(testApp.dataSource, users, systemClock, testApp.app.get<AppConfig>(APP_CONFIG));
   });
 
   afterAll(async () => {
@@ -49,12 +40,9 @@ describe('Alerts with a receiver that never answers', () => {
 
   it('delivers every notification of the healthy receiver, sprung before reset per trap, while the hanging one still holds its first requests', async () => {
     const owner = await ingestCaller(testApp.app);
-    const cli = (...argv: string[]) => runCommand(argv, { users: undefined as never, clients: undefined as never, alerts: admin });
-    const toHanging = Number(
-      (await cli('alert:create', '--user', owner.username, '--on', 'sprung,reset', '--webhook', hanging.url())).alert_id,
-    );
-    const created = await cli('alert:create', '--user', owner.username, '--on', 'sprung,reset', '--webhook', healthy.url());
-    healthy.secret = String(created.secret);
+    const admin = alertsAdmin(testApp);
+    const toHanging = await createWebhookAlert(admin, hanging, owner.username, 'sprung,reset');
+    await createWebhookAlert(admin, healthy, owner.username, 'sprung,reset');
 
     const start = Date.now() - 600_000;
     for (const [index, devId] of TRAPS.entries()) {

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { AlertDispatcher } from '../src/alerts/delivery/alert-dispatcher.service.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { systemClock } from '../src/common/time/clock.js';
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { alertsAdmin } from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { assertBuilt, childEnvironment, scratchDirectory, ServiceProcess } from './utils/built-process.js';
 import { reportBody } from './utils/read-side.js';
@@ -70,9 +65,13 @@ describe('Alerts when the service is killed after the 201', () => {
     // Down: each send is refused until the receiver is back.
     await receiver.stop();
     const owner = await ingestCaller(helper.app);
-    const users = new UsersService(helper.dataSource.getRepository(UserEntity), new PasswordHasher());
-    const admin = new AlertsAdmin(helper.dataSource, users, systemClock, helper.app.get<AppConfig>(APP_CONFIG));
-    const created = await admin.create({ username: owner.username, events: ['sprung'], channel: 'webhook', target: hook, format: 'json' });
+    const created = await alertsAdmin(helper).create({
+      username: owner.username,
+      events: ['sprung'],
+      channel: 'webhook',
+      target: hook,
+      format: 'json',
+    });
     receiver.secret = created.secret!;
 
     const port = await start();

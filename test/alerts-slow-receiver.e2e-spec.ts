@@ -1,11 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { runCommand } from '../src/cli/commands.js';
-import { systemClock } from '../src/common/time/clock.js';
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { alertsAdmin, createWebhookAlert } from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { reportBody } from './utils/read-side.js';
 import { submit } from './utils/sensor-record-api.js';
@@ -24,7 +18,6 @@ const RECEIVER_DELAY_MS = 2500;
 describe('Alerts with a slow receiver', () => {
   const receiver = new WebhookReceiver();
   let testApp: TestApp;
-  let admin: AlertsAdmin;
 
   const notifications = (dataSource: DataSource) =>
     dataSource.query('SELECT event, status, attempts FROM alert_notifications ORDER BY id') as Promise<
@@ -35,8 +28,6 @@ describe('Alerts with a slow receiver', () => {
     await receiver.start();
     testApp = await createTestApp();
     await testApp.reset();
-    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
-    admin = new AlertsAdmin(testApp.dataSource, users, systemClock, testApp.app.get<AppConfig>(APP_CONFIG));
   });
 
   afterAll(async () => {
@@ -46,12 +37,7 @@ describe('Alerts with a slow receiver', () => {
 
   it('marks the notification of a sprung trap delivered after one send, though the receiver took longer than the request may wait', async () => {
     const owner = await ingestCaller(testApp.app);
-    const created = await runCommand(['alert:create', '--user', owner.username, '--on', 'sprung', '--webhook', receiver.url()], {
-      users: undefined as never,
-      clients: undefined as never,
-      alerts: admin,
-    });
-    receiver.secret = String(created.secret);
+    await createWebhookAlert(alertsAdmin(testApp), receiver, owner.username, 'sprung');
     receiver.delayMs = RECEIVER_DELAY_MS;
 
     const body = reportBody({

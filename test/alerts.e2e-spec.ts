@@ -1,13 +1,10 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { AlertNotificationEntity } from '../src/alerts/alert-notification.entity.js';
-import { PasswordHasher } from '../src/auth/users/password-hasher.js';
-import { UserEntity } from '../src/auth/users/user.entity.js';
-import { UsersService } from '../src/auth/users/users.service.js';
-import { runCommand } from '../src/cli/commands.js';
 import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import * as alerts from './utils/alerts.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { read, type Report, reportBody } from './utils/read-side.js';
@@ -34,7 +31,6 @@ describe('Alerts', () => {
   let owner: Awaited<ReturnType<typeof ingestCaller>>;
   let other: Awaited<ReturnType<typeof ingestCaller>>;
 
-  const cli = (...argv: string[]) => runCommand(argv, { users: undefined as never, clients: undefined as never, alerts: admin });
   const send = async (caller: { accessToken: string }, readings: Report & { tilt?: string; data?: number }) => {
     const body = reportBody({ timeout: 3600, ...readings }) as { payload_fields: Record<string, unknown> };
     if (readings.tilt !== undefined) body.payload_fields.field_tilt_sensor = [{ value: readings.tilt }];
@@ -46,11 +42,7 @@ describe('Alerts', () => {
   const deviceTime = (minutes: number) => deviceInstant(minutes).toISOString();
   const siteTime = (minutes: number) =>
     siteWallClock(deviceInstant(minutes), testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone, clock.now());
-  const createWebhookAlert = async (user: string, on: string, ...more: string[]) => {
-    const created = await cli('alert:create', '--user', user, '--on', on, '--webhook', receiver.url(), ...more);
-    receiver.secret = String(created.secret);
-    return Number(created.alert_id);
-  };
+  const createWebhookAlert = (user: string, on: string, ...more: string[]) => alerts.createWebhookAlert(admin, receiver, user, on, ...more);
   const notifications = (dataSource: DataSource) =>
     dataSource.query('SELECT id, event, status, attempts, dev_id FROM alert_notifications ORDER BY id') as Promise<
       Array<{ id: number; event: string; status: string; attempts: number; dev_id: string }>
@@ -77,8 +69,7 @@ describe('Alerts', () => {
   beforeAll(async () => {
     await receiver.start();
     testApp = await createTestApp({ override: clock.install });
-    const users = new UsersService(testApp.dataSource.getRepository(UserEntity), new PasswordHasher());
-    admin = new AlertsAdmin(testApp.dataSource, users, clock, testApp.app.get<AppConfig>(APP_CONFIG));
+    admin = alerts.alertsAdmin(testApp, clock);
   });
 
   afterAll(async () => {
