@@ -1,7 +1,9 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
+import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
+import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
 import { answerClientErrors } from './common/http/client-errors.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
@@ -9,12 +11,22 @@ import { withDatabaseBudget } from './database/database-deadline.js';
 import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
 
+/** How the caller makes its Nest application (`NestFactory.create` or a testing module's `createNestApplication`). */
+type AppFactory = (adapter: AbstractHttpAdapter, options: NestApplicationOptions) => INestApplication | Promise<INestApplication>;
+
 /**
- * Settings that Nest modules cannot express, shared by `main.ts` and the end-to-end tests so both
- * serve the same application. Body parsing is per route (each feature module installs its own
- * parser), which is why the application is created with `bodyParser: false`.
+ * The application as `main.ts` serves it and the end-to-end tests drive it: made by `factory` on the
+ * platform that sends rendered answers as their bytes (`BufferReplyAdapter`), then given the
+ * settings Nest modules cannot express. Body parsing is per route (each feature module installs its
+ * own parser), hence `bodyParser: false`; logs wait for the JSON logger (`bufferLogs`).
  */
-export function configureApp(app: INestApplication): void {
+export async function createApp(factory: AppFactory, options: NestApplicationOptions = {}): Promise<INestApplication> {
+  const app = await factory(new BufferReplyAdapter(), { ...options, bodyParser: false, bufferLogs: true });
+  configureApp(app);
+  return app;
+}
+
+function configureApp(app: INestApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(Logger));
   // First, so that everything a request does (the bearer check, its queries, its row's transaction)

@@ -3,8 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
-import { configureApp } from './app.setup.js';
-import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
+import { createApp } from './app.setup.js';
 import { closeOnSignals } from './common/process/close-on-signals.js';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { loadEnvFile } from './config/load-env-file.js';
@@ -27,13 +26,10 @@ async function bootstrap(): Promise<void> {
   }
   // Nest's start-up lines wait for the JSON logger; when start-up fails they are dropped with Nest's own
   // error report (a stack trace in another format), and the error reaches the catch below as one line.
-  const app = await NestFactory.create(AppModule, new BufferReplyAdapter(), {
-    bodyParser: false,
-    bufferLogs: true,
+  const app = await createApp((adapter, options) => NestFactory.create(AppModule, adapter, options), {
     autoFlushLogs: false,
     abortOnError: false,
   });
-  configureApp(app);
   app.flushLogs();
   const config = app.get<AppConfig>(APP_CONFIG);
   const logger = new Logger('Bootstrap');

@@ -1,12 +1,13 @@
-import { Controller, Get, HttpStatus, Inject, Logger, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Logger, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Public } from '../auth/public.decorator.js';
 import { TOKEN_PATH } from '../auth/token-endpoint/token.controller.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
-import { securityHeaders } from '../common/http/security-headers.js';
+import { securityHeaderFields } from '../common/http/security-headers.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Answer } from '../common/http/answer.js';
 import { FleetPageDocs, FleetPageFileDocs, PAGE_NOT_BUILT_MESSAGE } from './fleet-page.api-docs.js';
 import { FleetPageClient } from './fleet-page-client.js';
 import { type ContentEncoding, PAGE_ASSETS_PATH, PageAssets, type PageFile } from './page-assets.js';
@@ -16,23 +17,25 @@ import { type ContentEncoding, PAGE_ASSETS_PATH, PageAssets, type PageFile } fro
  * service's own script, style sheet, icon and API (no inline script or style, no other origin),
  * and no framing.
  */
-const pageSecurityHeaders = securityHeaders({
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      baseUri: ["'none'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-      objectSrc: ["'none'"],
-      upgradeInsecureRequests: null,
+const PAGE_SECURITY_HEADERS = Object.fromEntries(
+  securityHeaderFields({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
     },
-  },
-});
+  }),
+);
 
 /**
  * The fleet page (docs/fleet-page.md): `GET /` and the files it loads. Open to anyone, as a sign-in
@@ -51,29 +54,31 @@ export class FleetPageController {
 
   @Get()
   @FleetPageDocs()
-  page(@Req() request: Request, @Res({ passthrough: true }) response: Response): Buffer {
+  page(@Req() request: Request): Answer<Buffer> {
     if (!this.assets) throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, PAGE_NOT_BUILT_MESSAGE);
     // Revalidated on every visit: it names the current script and style sheet.
-    return send(request, response, this.assets.html, 'no-cache');
+    return answer(request, this.assets.html, 'no-cache');
   }
 
   @Get(`${PAGE_ASSETS_PATH}/:name`)
   @FleetPageFileDocs()
-  asset(@Param('name') name: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Buffer {
+  asset(@Param('name') name: string, @Req() request: Request): Answer<Buffer> {
     const file = this.assets?.file(name);
     if (!file) throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage(request.method, request.path));
     // The name carries the digest of the content: a browser may keep it as long as it likes.
-    return send(request, response, file, 'public, max-age=31536000, immutable');
+    return answer(request, file, 'public, max-age=31536000, immutable');
   }
 }
 
-function send(request: Request, response: Response, file: PageFile, cacheControl: string): Buffer {
-  pageSecurityHeaders(request, response, () => undefined);
+function answer(request: Request, file: PageFile, cacheControl: string): Answer<Buffer> {
   // Brotli whenever the browser takes it (every current one does): a third smaller than gzip here.
   const encoding: ContentEncoding = request.acceptsEncodings('br') ? 'br' : request.acceptsEncodings('gzip') ? 'gzip' : 'identity';
-  response.setHeader('Content-Type', file.contentType);
-  response.setHeader('Cache-Control', cacheControl);
-  response.setHeader('Vary', 'Accept-Encoding');
-  if (encoding !== 'identity') response.setHeader('Content-Encoding', encoding);
-  return file.bytes(encoding);
+  const headers: Record<string, string> = {
+    ...PAGE_SECURITY_HEADERS,
+    'Content-Type': file.contentType,
+    'Cache-Control': cacheControl,
+    Vary: 'Accept-Encoding',
+  };
+  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+  return new Answer(file.bytes(encoding), { headers });
 }

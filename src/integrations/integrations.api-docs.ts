@@ -20,7 +20,7 @@ import { IGNORED_MESSAGES, REFUSAL_MESSAGES, REFUSAL_REASONS } from './uplink/up
 // The messages come from the code that answers them; the request bodies are examples of what each
 // network server posts (docs/interface.md#network-server-integrations).
 
-/** How the integration routes take their key, for the OpenAPI document (`configureApp` adds it). */
+/** How the integration routes take their key, for the OpenAPI document (`createApp` adds it). */
 export const INTEGRATION_KEY_SCHEME: BearerScheme = {
   name: 'integration-key',
   options: {

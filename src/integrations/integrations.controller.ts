@@ -1,12 +1,10 @@
-import { Controller, Inject, Post, Res, StreamableFile } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, HttpStatus, Post } from '@nestjs/common';
 import { ApiException } from '../common/errors/api-exception.js';
 import { PlainQuery, type PlainQueryParameter } from '../common/query/plain-query-parameter.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { addLogContext } from '../logging/log-context.js';
-import { Submission, SubmissionText } from '../sensor-record/submission/submission.decorators.js';
-import { sensorRecordUrl } from '../serialization/hal-links.js';
+import { type LogFields, RequestLog } from '../logging/request-log.decorator.js';
+import { Answer } from '../common/http/answer.js';
 import { SerializationService } from '../serialization/serialization.service.js';
+import { Submission, SubmissionText } from '../sensor-record/submission/submission.decorators.js';
 import { ChirpstackEventDocs, TtsUplinkDocs } from './integrations.api-docs.js';
 import { UPLINK_PATHS } from './integration-network.js';
 import type { IntegrationCaller } from './key/integration-caller.js';
@@ -24,15 +22,10 @@ import { UplinksService } from './uplinks.service.js';
  */
 @Controller()
 export class IntegrationsController {
-  private readonly baseUrl: string;
-
   constructor(
     private readonly uplinks: UplinksService,
     private readonly serialization: SerializationService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.baseUrl = config.baseUrl;
-  }
+  ) {}
 
   @Post(UPLINK_PATHS.tts)
   @IntegrationEndpoint('tts')
@@ -41,13 +34,13 @@ export class IntegrationsController {
     @Submission(new ParseUplinkPipe('tts')) body: Record<string, unknown>,
     @SubmissionText() requestBody: string,
     @CurrentIntegration() caller: IntegrationCaller,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile | Record<string, unknown>> {
+    @RequestLog() log: LogFields,
+  ): Promise<Answer> {
     const message = readTtsMessage(body);
     if (!message) throw new ApiException(422, UPLINK_BODY_MESSAGES.notTts);
     if (message.kind === 'other')
-      return this.answer(response, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.ttsMessage(message.type) });
-    return this.answer(response, caller, await this.uplinks.receive(message.reading, caller, requestBody));
+      return this.answer(log, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.ttsMessage(message.type) });
+    return this.answer(log, caller, await this.uplinks.receive(message.reading, caller, requestBody));
   }
 
   @Post(UPLINK_PATHS.chirpstack)
@@ -58,40 +51,31 @@ export class IntegrationsController {
     @SubmissionText() requestBody: string,
     @PlainQuery('event') eventParameter: PlainQueryParameter,
     @CurrentIntegration() caller: IntegrationCaller,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile | Record<string, unknown>> {
+    @RequestLog() log: LogFields,
+  ): Promise<Answer> {
     const event = readChirpstackEvent(eventParameter);
     // Every other event, those of later ChirpStack versions included, is acknowledged: ChirpStack does not retry.
     if (event !== CHIRPSTACK_UPLINK_EVENT) {
-      return this.answer(response, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.chirpstackEvent(event) });
+      return this.answer(log, caller, { outcome: 'ignored', message: IGNORED_MESSAGES.chirpstackEvent(event) });
     }
     const reading = readChirpstackUplink(body);
     if (!reading) throw new ApiException(422, UPLINK_BODY_MESSAGES.notChirpstack);
-    return this.answer(response, caller, await this.uplinks.receive(reading, caller, requestBody));
+    return this.answer(log, caller, await this.uplinks.receive(reading, caller, requestBody));
   }
 
-  /** A record as the sensor-record route renders it with `_format=json`; anything else as `{"message": …}`. */
-  private answer(response: Response, caller: IntegrationCaller, answer: UplinkAnswer): StreamableFile | Record<string, unknown> {
+  /** The record as the sensor-record route answers a submission with `_format=json`; anything else as `{"message": …}`. */
+  private answer(log: LogFields, caller: IntegrationCaller, uplink: UplinkAnswer): Answer {
     // request.user is the integration here, not a user: the log line names both.
-    addLogContext(response, { uid: caller.user.uid, integration_id: caller.integrationId, uplink: answer.outcome });
-    switch (answer.outcome) {
+    log({ uid: caller.user.uid, integration_id: caller.integrationId, uplink: uplink.outcome });
+    switch (uplink.outcome) {
       case 'stored':
-      case 'duplicate': {
-        const { record } = answer;
-        addLogContext(response, { dev_id: record.fields.devId });
-        const rendered = this.serialization.render(record, 'json');
-        const bytes = Buffer.from(rendered.body, 'utf8');
-        response.status(answer.outcome === 'stored' ? 201 : 200);
-        response.setHeader('Content-Type', rendered.contentType);
-        response.setHeader('Location', sensorRecordUrl(this.baseUrl, record.nid));
-        return new StreamableFile(bytes, { type: rendered.contentType, length: bytes.length });
-      }
+      case 'duplicate':
+        log({ dev_id: uplink.record.fields.devId });
+        return this.serialization.submissionAnswer(uplink.record, 'json', uplink.outcome === 'stored' ? HttpStatus.CREATED : HttpStatus.OK);
       case 'refused':
-        response.status(202);
-        return { message: answer.message, reason: answer.reason };
+        return new Answer({ message: uplink.message, reason: uplink.reason }, { status: HttpStatus.ACCEPTED });
       case 'ignored':
-        response.status(200);
-        return { message: answer.message };
+        return new Answer({ message: uplink.message }, { status: HttpStatus.OK });
     }
   }
 }

@@ -1,10 +1,10 @@
-import { Controller, Get, Headers, HttpStatus, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpStatus, Inject } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { Public } from '../auth/public.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Answer } from '../common/http/answer.js';
 import { METRICS_TOKEN_REFUSED, presentsMetricsToken } from './metrics-token.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -20,7 +20,7 @@ export class MetricsController {
   @Get()
   @ApiOperation({ summary: 'Prometheus metrics (404 when switched off or moved to METRICS_PORT; 401 without METRICS_TOKEN when set)' })
   @ApiProduces('text/plain')
-  async scrape(@Headers('authorization') authorization: string | undefined, @Res() response: Response): Promise<void> {
+  async scrape(@Headers('authorization') authorization: string | undefined): Promise<Answer<string>> {
     // Switched off, or served on a port of its own: this address then does not exist.
     if (!this.config.metrics.enabled || this.config.metrics.port !== undefined) {
       throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage('GET', '/metrics'));
@@ -29,6 +29,7 @@ export class MetricsController {
       const { status, message, challenge } = METRICS_TOKEN_REFUSED;
       throw new ApiException(status, message, { 'WWW-Authenticate': challenge });
     }
-    response.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+    const text = await this.metrics.registry.metrics();
+    return new Answer(text, { headers: { 'Content-Type': this.metrics.registry.contentType } });
   }
 }

@@ -1,11 +1,12 @@
-import { Controller, Get, HttpStatus, Inject, Req, Res, StreamableFile } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, HttpStatus, Inject, Req, StreamableFile } from '@nestjs/common';
+import type { Request } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { invalidQueryMessage } from '../common/query/query-parameters.pipe.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Answer } from '../common/http/answer.js';
 import { csvAnswer, nextLink } from '../serialization/list-answers.js';
 import { type ReadRequest, ReadRequestOf } from '../serialization/read-request.decorator.js';
 import { CONTENT_TYPES, DEFAULT_RESPONSE_FORMAT, RESPONSE_FORMATS } from '../serialization/response-format.js';
@@ -40,8 +41,7 @@ export class SensorRecordFeedController {
     @ReadRequestOf(FeedQueryDto, FEED_FORMATS, DEFAULT_RESPONSE_FORMAT) read: ReadRequest<FeedQueryDto, FeedFormat>,
     @CurrentUser() user: AuthenticatedUser,
     @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile> {
+  ): Promise<Answer<StreamableFile>> {
     const { format, query } = read;
     if (query.columns !== undefined && format !== 'csv') {
       throw new ApiException(HttpStatus.BAD_REQUEST, invalidQueryMessage([`columns: ${feedReasons.csvOnly}`]));
@@ -50,14 +50,16 @@ export class SensorRecordFeedController {
     const limit = format === 'csv' ? query.limit : (query.limit ?? FEED_DEFAULT_LIMIT);
     const page = await this.feed.read(user.uid, this.start(query), limit);
     const next = this.url(page.next, query, format);
-    response.setHeader('Link', nextLink(next));
+    const headers = { Link: nextLink(next) };
     if (format === 'csv') {
       const timezone = this.config.siteTimezone;
       const columns = query.columns ?? RECORD_CSV_COLUMNS;
-      return csvAnswer(page.records, (record) => recordCsvRow(record, timezone), columns, 'sensor-records.csv');
+      return csvAnswer(page.records, (record) => recordCsvRow(record, timezone), columns, 'sensor-records.csv', headers);
     }
     const links = { self: `${this.config.baseUrl}${request.originalUrl}`, next };
-    return new StreamableFile(feedBody(page.records, format, links, page.more, this.serialization), { type: CONTENT_TYPES[format] });
+    // Streamed (Nest's public way to stream) as the records are rendered: a page of thousands is never whole in memory.
+    const body = feedBody(page.records, format, links, page.more, this.serialization);
+    return new Answer(new StreamableFile(body, { type: CONTENT_TYPES[format] }), { headers });
   }
 
   /** `changed_since` read as a device time is (an offset-less one in the site's zone); from the beginning without it. */

@@ -1,11 +1,11 @@
-import { Controller, Get, HttpStatus, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, HttpStatus, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
-import { addLogContext } from '../logging/log-context.js';
+import { type LogFields, RequestLog } from '../logging/request-log.decorator.js';
 import { RenderSensorRecord } from '../serialization/render-sensor-record.interceptor.js';
 import type { SensorRecordModel } from '../serialization/sensor-record.model.js';
 import { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
@@ -34,9 +34,9 @@ export class SensorRecordController {
     @Submission(ParseSubmissionPipe, submissionValidationPipe) submission: CreateSensorRecordDto,
     @SubmissionText() requestBody: string,
     @CurrentUser() user: AuthenticatedUser,
-    @Res({ passthrough: true }) response: Response,
+    @RequestLog() log: LogFields,
   ): Promise<SensorRecordModel> {
-    addLogContext(response, { dev_id: submission.dev_id });
+    log({ dev_id: submission.dev_id });
     return this.sensorRecords.create(submission, user, requestBody);
   }
 

@@ -1,10 +1,10 @@
-import { Controller, Get, HttpStatus, Inject, Param, Res, StreamableFile } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, HttpStatus, Inject, Param } from '@nestjs/common';
 import { Authenticated } from '../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { Answer } from '../common/http/answer.js';
 import { csvAnswer, jsonAnswer, nextLink } from '../serialization/list-answers.js';
 import { type ReadRequest, ReadRequestOf } from '../serialization/read-request.decorator.js';
 import { SerializationService } from '../serialization/serialization.service.js';
@@ -34,8 +34,7 @@ export class SensorsController {
   async list(
     @ReadRequestOf(ListSensorsQueryDto, SENSOR_LIST_FORMATS, 'json') read: ReadRequest<ListSensorsQueryDto, ListFormat>,
     @CurrentUser() user: AuthenticatedUser,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile> {
+  ): Promise<Answer> {
     const { format, query } = read;
     // A CSV without a limit is every sensor, streamed; with one it is a page, like the JSON.
     if (format === 'csv' && query.limit === undefined) {
@@ -43,9 +42,9 @@ export class SensorsController {
     }
     const page = await this.sensors.page(user.uid, query, query.limit ?? SENSOR_LIST_DEFAULT_LIMIT);
     const next = page.nextAfter === null ? null : this.nextUrl(query, format, page.nextAfter);
-    if (next) response.setHeader('Link', nextLink(next));
-    if (format === 'csv') return csvAnswer(page.sensors, csvRow, SENSOR_VIEW_MEMBERS, 'sensors.csv');
-    return jsonAnswer(JSON.stringify({ sensors: page.sensors, next }));
+    const headers: Record<string, string> = next ? { Link: nextLink(next) } : {};
+    if (format === 'csv') return csvAnswer(page.sensors, csvRow, SENSOR_VIEW_MEMBERS, 'sensors.csv', headers);
+    return jsonAnswer(JSON.stringify({ sensors: page.sensors, next }), headers);
   }
 
   @Get(':dev_id')
@@ -55,7 +54,7 @@ export class SensorsController {
     @Param('dev_id') devId: string,
     @ReadRequestOf(ShowSensorQueryDto, SENSOR_SHOW_FORMATS, 'json') read: ReadRequest<ShowSensorQueryDto, 'json'>,
     @CurrentUser() user: AuthenticatedUser,
-  ): Promise<StreamableFile> {
+  ): Promise<Answer> {
     const found = await this.sensors.find(user.uid, devId, read.query.records ?? RECENT_RECORDS_DEFAULT);
     if (!found)
       throw new ApiException(HttpStatus.NOT_FOUND, sensorNotFoundMessage(devId, await this.sensors.caseVariants(user.uid, devId)));

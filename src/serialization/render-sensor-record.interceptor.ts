@@ -2,7 +2,6 @@ import {
   applyDecorators,
   type CallHandler,
   type ExecutionContext,
-  Inject,
   Injectable,
   type NestInterceptor,
   SetMetadata,
@@ -12,16 +11,14 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import etag from 'etag';
-import { APP_CONFIG } from '../config/app-config.js';
-import type { AppConfig } from '../config/app-config.js';
+import type { Answer } from '../common/http/answer.js';
 import { negotiateFormat } from './format-negotiation.js';
 import { readFormatParameter } from './format-parameter.js';
-import { sensorRecordUrl } from './hal-links.js';
 import type { SensorRecordModel } from './sensor-record.model.js';
 import { SerializationService } from './serialization.service.js';
 
 interface RenderOptions {
-  /** The answer to a creation: `Location` names the new record (the 201 is the POST route's own status). */
+  /** The answer to a submission: `Location` names the new record (the 201 is the POST route's own status). */
   created?: boolean;
 }
 
@@ -30,35 +27,31 @@ const RENDER_OPTIONS = Symbol('renderSensorRecordOptions');
 /**
  * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
  * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
- * stored. The body goes out as one Buffer (written by `BufferReplyAdapter`), so the Content-Type is
- * the format's own, without a charset added, and no stream is made per answer. A read carries
- * the ETag Express computes for the same bytes, and a conditional GET that matches it is answered 304;
- * a creation carries none (no request is conditional on a record that did not exist, and hashing each
- * answer is work on the ingestion path).
+ * stored. The body goes out as one Buffer (docs/development.md#how-a-route-answers), so the
+ * Content-Type is the format's own, without a charset added, and no stream is made per answer. A
+ * read carries the ETag Express computes for the same bytes, and a conditional GET that matches it is
+ * answered 304; a creation carries none (no request is conditional on a record that did not exist,
+ * and hashing each answer is work on the ingestion path).
  */
 @Injectable()
-class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Buffer | undefined> {
+class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Answer<Buffer> | Buffer | undefined> {
   constructor(
     private readonly serialization: SerializationService,
     private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<Buffer | undefined> {
+  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<Answer<Buffer> | Buffer | undefined> {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
     const options = this.reflector.get<RenderOptions | undefined>(RENDER_OPTIONS, context.getHandler()) ?? {};
     return next.handle().pipe(
       map((record) => {
+        if (options.created) return this.serialization.submissionAnswer(record, format);
         const response = http.getResponse<Response>();
         const rendered = this.serialization.render(record, format);
         const body = Buffer.from(rendered.body, 'utf8');
         response.setHeader('Content-Type', rendered.contentType);
-        if (options.created) {
-          response.setHeader('Location', sensorRecordUrl(this.config.baseUrl, record.nid));
-          return body;
-        }
         // Express's own ETag (its default setting, weak), from the package Express computes it with.
         response.setHeader('ETag', etag(body, { weak: true }));
         // A GET whose If-None-Match names this ETag: no body, and Express's send() answers 304 as before.

@@ -2,8 +2,7 @@ import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
-import { configureApp } from '../../src/app.setup.js';
-import { BufferReplyAdapter } from '../../src/common/http/buffer-reply-adapter.js';
+import { createApp } from '../../src/app.setup.js';
 import { NodeTypeEntity } from '../../src/sensor-record/node-type.entity.js';
 
 export interface TestApp {
@@ -25,8 +24,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const builder = Test.createTestingModule({ imports: [AppModule], controllers: options.controllers });
   const moduleRef = await (options.override?.(builder) ?? builder).compile();
-  const app = moduleRef.createNestApplication(new BufferReplyAdapter(), { bodyParser: false, bufferLogs: true });
-  configureApp(app);
+  const app = await createApp((adapter, appOptions) => moduleRef.createNestApplication(adapter, appOptions));
   await app.init();
   const dataSource = app.get(DataSource);
   return {

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { MoreThanOrEqual, Repository } from 'typeorm';
 import { Authenticated } from '../../auth/authenticated.decorator.js';
@@ -7,6 +7,7 @@ import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { resolveDeviceTime } from '../../sensor-record/values/device-time.js';
+import type { Answer } from '../../common/http/answer.js';
 import { csvAnswer, jsonAnswer } from '../../serialization/list-answers.js';
 import { type ReadRequest, ReadRequestOf } from '../../serialization/read-request.decorator.js';
 import { SENSORS_DENIED_MESSAGE } from '../../sensor/sensor.messages.js';
@@ -37,7 +38,7 @@ export class SprungEpisodesController {
   async list(
     @ReadRequestOf(SprungEpisodesQueryDto, FORMATS, 'json') read: ReadRequest<SprungEpisodesQueryDto, Format>,
     @CurrentUser() user: AuthenticatedUser,
-  ): Promise<StreamableFile> {
+  ): Promise<Answer> {
     const { query, format } = read;
     const since = query.since?.parsed ? resolveDeviceTime(query.since.parsed, this.config.siteTimezone) : undefined;
     const rows = await this.episodes.find({

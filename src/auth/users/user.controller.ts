@@ -1,7 +1,8 @@
-import { Controller, Get, HttpStatus, Param, Req, StreamableFile } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Param, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { noRouteMessage } from '../../common/http/route-messages.js';
+import { Answer } from '../../common/http/answer.js';
 import { negotiateFormat } from '../../serialization/format-negotiation.js';
 import { readFormatParameter } from '../../serialization/format-parameter.js';
 import { SerializationService } from '../../serialization/serialization.service.js';
@@ -31,7 +32,7 @@ export class UserController {
     @Param('uid') uidParameter: string,
     @CurrentUser() caller: AuthenticatedUser,
     @Req() request: Request,
-  ): Promise<StreamableFile> {
+  ): Promise<Answer<Buffer>> {
     const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
     // Drupal's user route only matches digits; anything else is no route at all.
     if (!/^\d+$/.test(uidParameter)) throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage(request.method, request.path));
@@ -40,7 +41,6 @@ export class UserController {
     if (!user) throw new ApiException(HttpStatus.NOT_FOUND, USER_NOT_FOUND_MESSAGE);
     if (user.uid !== caller.uid) throw new ApiException(HttpStatus.FORBIDDEN, USER_VIEW_DENIED_MESSAGE);
     const rendered = this.serialization.renderUser(user, format);
-    const body = Buffer.from(rendered.body, 'utf8');
-    return new StreamableFile(body, { type: rendered.contentType, length: body.length });
+    return new Answer(Buffer.from(rendered.body, 'utf8'), { headers: { 'Content-Type': rendered.contentType } });
   }
 }

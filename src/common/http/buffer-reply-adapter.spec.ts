@@ -1,5 +1,6 @@
 import express, { type Response } from 'express';
 import request from 'supertest';
+import { Answer } from './answer.js';
 import { BufferReplyAdapter } from './buffer-reply-adapter.js';
 
 /** An Express app whose one route sets a Content-Type and hands `body` to the adapter's reply. */
@@ -46,5 +47,27 @@ describe('BufferReplyAdapter', () => {
 
     expect(response.body).toEqual({ message: 'ok' });
     expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('sends an Answer with its status and headers: a Buffer body as its bytes, with no ETag', async () => {
+    const answer = new Answer(bytes, {
+      status: 202,
+      headers: { Location: 'http://localhost/node/7', 'Content-Type': 'application/hal+json' },
+    });
+
+    const response = await request(appReplying(answer)).get('/answer');
+
+    expect(response.status).toBe(202);
+    expect(response.headers.location).toBe('http://localhost/node/7');
+    expect(response.headers['content-type']).toBe('application/hal+json');
+    expect(response.headers['content-length']).toBe(String(bytes.length));
+    expect(response.headers.etag).toBeUndefined();
+  });
+
+  it('sends an Answer whose body is an object as JSON, with its status', async () => {
+    const response = await request(appReplying(new Answer({ message: 'not stored' }, { status: 202 }))).get('/answer');
+
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: 'not stored' });
   });
 });

@@ -1,16 +1,24 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { Answer } from './answer.js';
 
 /**
- * Express as Nest drives it, plus one kind of answer: a handler or interceptor that returns a Buffer
- * has those bytes sent as they are, with their Content-Length, under the headers already set on the
- * response. Nest itself would serialise a Buffer as JSON, or needs a StreamableFile (a stream and a
- * pipe per request) to send bytes; rendered sensor records are whole in memory, so one write does.
- * Express's `send()` is not used for them: it would add a charset to the Content-Types of
- * docs/interface.md#response-formats, and an ETag to answers that carry none. Every other value goes through Nest's own reply.
+ * Express as Nest drives it, plus the one way handlers answer (docs/development.md#how-a-route-answers):
+ * an `Answer` has its status and headers set as it is sent, and a Buffer (a rendered record, a JSON
+ * list) is sent as its bytes, with its Content-Length, under the headers already set on the response.
+ * Nest itself would serialise a Buffer as JSON, or needs a StreamableFile (a stream and a pipe per
+ * request) to send bytes; rendered answers are whole in memory, so one write does. Express's `send()`
+ * is not used for them: it would add a charset to the Content-Types of
+ * docs/interface.md#response-formats, and an ETag to answers that carry none. Every other body goes
+ * through Nest's own reply.
  */
 export class BufferReplyAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (body instanceof Answer) {
+      if (body.status !== undefined) response.status(body.status);
+      for (const name in body.headers) response.setHeader(name, body.headers[name]!);
+      body = body.body;
+    }
     if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     response.setHeader('Content-Length', body.length);

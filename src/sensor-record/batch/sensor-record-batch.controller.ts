@@ -1,11 +1,10 @@
-import { Controller, Inject, Post, Res, UseGuards } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Inject, Post, UseGuards } from '@nestjs/common';
 import { Authenticated } from '../../auth/authenticated.decorator.js';
 import type { AuthenticatedUser } from '../../auth/authenticated-user.js';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { APP_CONFIG } from '../../config/app-config.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { addLogContext } from '../../logging/log-context.js';
+import { type LogFields, RequestLog } from '../../logging/request-log.decorator.js';
 import { sensorRecordUrl } from '../../serialization/hal-links.js';
 import { AnswersJsonOnly } from '../../serialization/json-only.interceptor.js';
 import { SensorRecordService } from '../sensor-record.service.js';
@@ -41,9 +40,9 @@ export class SensorRecordBatchController {
   async create(
     @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) submissions: ValidatedSubmission[],
     @CurrentUser() user: AuthenticatedUser,
-    @Res({ passthrough: true }) response: Response,
+    @RequestLog() log: LogFields,
   ): Promise<CreatedRecordDto[]> {
-    addLogContext(response, { reports: submissions.length });
+    log({ reports: submissions.length });
     const created = await this.sensorRecords.createAll(submissions, user);
     return created.map(({ nid, uuid }) => ({ nid, uuid, location: sensorRecordUrl(this.baseUrl, nid) }));
   }
