@@ -24,8 +24,8 @@ const SQLITE: Dialect = {
 
 /**
  * Keeps the `sensor` table in the transaction that stores a batch of records, by the one rule of
- * sensor-step.ts, and answers what changed. Three statements per batch, one row per sensor in each:
- * the rows not there yet are inserted with a count of 0 (a row that is there is only locked: an
+ * sensor-step.ts, and answers what changed. Three steps per batch, one row per sensor in each (each
+ * write in statements of 64 rows and powers of two, multi-row-insert.ts): the rows not there yet are inserted with a count of 0 (a row that is there is only locked: an
  * INSERT takes no gap locks, which a SELECT … FOR UPDATE of a missing row would, deadlocking two
  * batches that add sensors side by side); the rows are read, now locked until the COMMIT; each batch
  * record is applied in arrival order; the rows are written back whole. The rows are taken in one
