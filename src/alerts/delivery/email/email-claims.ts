@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsChanged, toColumnValue } from '../../../database/plain-sql.js';
-import { runStatements } from '../../../database/run-in-transaction.js';
+import { runInTransaction, runStatements } from '../../../database/run-in-transaction.js';
 import { isWriteConflict } from '../../../database/write-conflict.js';
 import { AlertNotificationEntity } from '../../alert-notification.entity.js';
 import { ADDRESS_SQL, CHANNEL_SQL } from '../notification-channel.js';
 import { CLAIM_SECONDS } from '../notification-claims.js';
 import { MAX_NOTIFICATIONS_PER_EMAIL } from './email-message.js';
 import type { EmailSettlement } from './email-settlement.js';
+
+/** Rolls back a claim that would have taken part of an address's notifications. */
+class ClaimedByAnother extends Error {}
 
 /** The notifications one message carries, held under one claim. */
 export interface EmailClaim {
@@ -16,11 +19,11 @@ export interface EmailClaim {
 }
 
 /**
- * The email notifications' claims, each statement committed on its own (docs/alerts.md#email). An
- * address is due when its oldest pending notification was written the group window ago, none of its
- * pending notifications waits for a retry, and none is under a live claim; then all its pending
- * notifications (up to 500) are claimed by one UPDATE under a token of their own, sent as one
- * message, and settled together by that token. As with the webhooks' claims, a claim succeeds only
+ * The email notifications' claims (docs/alerts.md#email). An address is due when its oldest pending
+ * notification was written the group window ago, none of its pending notifications waits for a
+ * retry, and none is under a live claim; then all its pending notifications (up to 500) are claimed
+ * by one UPDATE under a token of their own, in a transaction that keeps all of them or none, sent as
+ * one message, and settled together by that token (each of the other statements committed on its own). As with the webhooks' claims, a claim succeeds only
  * while no live claim is on a row, and a Galera write conflict reads as "claimed by another".
  */
 export class EmailClaims {
@@ -43,11 +46,17 @@ export class EmailClaims {
     });
   }
 
-  /** Claims the pending notifications to `address`, oldest first; none when another instance was first. */
+  /**
+   * Claims the pending notifications to `address`, oldest first, all or none: none when another
+   * instance holds any of them. An address found due by two instances at once is claimed by the
+   * first; the second, coming after it, would otherwise take what was written to the address meanwhile
+   * and send it as a second message, ahead of the first (and of the order per sensor). Its UPDATE
+   * then changes fewer rows than it meant to, and its transaction is rolled back.
+   */
   async claim(address: string, now: Date): Promise<EmailClaim> {
     const token = randomUUID();
     try {
-      const notifications = await runStatements(this.dataSource, async (manager) => {
+      const notifications = await runInTransaction(this.dataSource, async (manager) => {
         const at = this.instant(manager, now);
         const ids = (
           (await manager.query(
@@ -65,12 +74,12 @@ export class EmailClaims {
             WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
           [token, until, ...ids, at],
         );
-        if (claimed === 0) return [];
+        if (claimed !== ids.length) throw new ClaimedByAnother();
         return manager.getRepository(AlertNotificationEntity).find({ where: { claimedBy: token }, order: { id: 'ASC' } });
       });
       return { token, notifications };
     } catch (error) {
-      if (isWriteConflict(error)) return { token, notifications: [] };
+      if (error instanceof ClaimedByAnother || isWriteConflict(error)) return { token, notifications: [] };
       throw error;
     }
   }
