@@ -278,22 +278,15 @@ describe('Alert commands', () => {
         token: caller.accessToken,
         format: 'json',
       }).expect(201);
+    /** alert:create of an alert to a webhook (or `--email`), hearing only `devId`. */
+    const createFor = (username: string, devId: string, target = ['--webhook', 'https://x.example/h']) =>
+      cli('alert:create', '--user', username, '--on', 'sprung', ...target, '--sensor', devId);
 
     it("refuses another user's sensor with one line that does not name that user", async () => {
       const [owner, other] = [await ingestCaller(testApp.app), await ingestCaller(testApp.app)];
       await report(other, 'trap-theirs');
 
-      const refused = cli(
-        'alert:create',
-        '--user',
-        owner.username,
-        '--on',
-        'sprung',
-        '--webhook',
-        'https://x.example/h',
-        '--sensor',
-        'trap-theirs',
-      );
+      const refused = createFor(owner.username, 'trap-theirs');
 
       await expect(refused).rejects.toThrow(
         new Error(
@@ -309,17 +302,7 @@ describe('Alert commands', () => {
       await report(other, 'trap-shared');
       await report(owner, 'trap-shared');
 
-      const created = await cli(
-        'alert:create',
-        '--user',
-        owner.username,
-        '--on',
-        'sprung',
-        '--webhook',
-        'https://x.example/h',
-        '--sensor',
-        'trap-shared',
-      );
+      const created = await createFor(owner.username, 'trap-shared');
 
       expect(created).toEqual({ alert_id: expect.any(Number), secret: expect.any(String) });
       expect((await cli('alert:list')).alerts).toEqual([expect.objectContaining({ user: owner.username, sensor: 'trap-shared' })]);
@@ -328,8 +311,7 @@ describe('Alert commands', () => {
     it('takes a dev_id not reported yet, saying so in a warning that names the spellings differing only in letter case', async () => {
       const owner = await ingestCaller(testApp.app);
       await report(owner, '0004A30B001C1234');
-      const create = (devId: string) =>
-        cli('alert:create', '--user', owner.username, '--on', 'sprung', '--email', 'trapper@example.org', '--sensor', devId);
+      const create = (devId: string) => createFor(owner.username, devId, ['--email', 'trapper@example.org']);
 
       expect(await create('trap-new')).toEqual({
         alert_id: expect.any(Number),
