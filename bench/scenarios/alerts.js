@@ -1,15 +1,17 @@
 // @ts-check
-// Alerts (docs/alerts.md): the single route with an alert on every sensor of its user (`--on all`, a
-// webhook to a receiver in the bench that answers 200 at once) beside the same route without one, in
-// alternating rounds, on reports that move traps (each raises `sprung` or `reset` when it changes its
-// trap); then sprung records at a steady rate, each a new sensor, timed from the record's commit to
-// the webhook's receipt; then a batch of sprung reports, until the last of its notifications is in.
-// Every notification the outbox wrote must reach the receiver once, signed: one missing, repeated or
-// unsigned fails the run.
+// Alerts (docs/alerts.md; figures in docs/benchmark.md#alerts): the single route of a user with an
+// alert on every sensor (`--on all`, a webhook to a receiver in the bench that answers 200 at once)
+// beside the same route of a user without one, in alternating rounds, on the stand's mix of bodies and
+// on reports that each move their trap; then sprung records at a steady rate, each a new sensor, timed
+// from the record's commit to the webhook's receipt; then a batch of sprung reports, until the last of
+// its notifications is in (both after the same load of the user without the alert, for the route's own
+// answer). Every notification the outbox wrote must reach the receiver once, signed: one missing,
+// repeated or unsigned fails the run.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { renderBody, trapTemplates } from '../bodies.js';
+import { serialsStored } from '../database.js';
 import { BATCH_PATH, RECORD_PATH, recordHeaders } from '../ingest-load.js';
 import { alternatingRounds } from '../load-run.js';
 import { pacedRun } from '../paced-load.js';
@@ -22,9 +24,9 @@ import { startWebhookReceiver } from '../webhook-receiver.js';
 const MAX_BATCH = 1000;
 /** How long the notifications of a phase may take to be delivered after its load, before the run says so. */
 const SETTLE_MS = 120_000;
-/** dev_id prefixes of the latency run's and the batch's sensors (the rounds' are the load runs' own). */
-const PACED = 'al-';
-const BATCHED = 'ab-';
+/** dev_id prefixes of the latency runs' and the batches' sensors, with the alert and without (the rounds' are the load runs' own). */
+const PACED = { with: 'al-', without: 'pl-' };
+const BATCHED = { with: 'ab-', without: 'pb-' };
 
 /** @typedef {import('../webhook-receiver.js').WebhookReceiver} WebhookReceiver */
 /** @typedef {{ db: import('mysql2/promise').Connection; alertId: number; receiver: WebhookReceiver }} Outbox */
@@ -72,11 +74,30 @@ async function settled({ db, alertId, receiver }, devPrefix) {
 }
 
 /**
+ * The stored rows against the answers, report by report (as bench/ingest-load.js accounts a load run):
+ * a 201's report stored, none answered otherwise stored, but for a 503 that says it may have been.
+ * @param {Array<{ index: number; status: number; text: string }>} answers  one per report
+ */
+async function storedProblems(db, devPrefix, answers, what) {
+  const stored = new Set(await serialsStored(db, devPrefix.replace(/-$/, '')));
+  const lost = answers.filter((answer) => answer.status === 201 && !stored.has(answer.index)).length;
+  const extra = answers.filter((answer) => answer.status !== 201 && stored.has(answer.index) && !/may have been stored/.test(answer.text));
+  const [first] = extra;
+  return [
+    ...(lost > 0 ? [`alerts: ${lost} ${what} answered 201 and not stored`] : []),
+    ...(first ? [`alerts: ${extra.length} ${what} stored after an answer saying otherwise (${first.status} ${first.text})`] : []),
+  ];
+}
+
+/**
  * Every notification of the alert delivered and received exactly once with the alert's signature,
  * and nothing received that the outbox did not write.
  * @param {Outbox} outbox
  */
-async function deliveryProblems({ db, alertId, receiver }) {
+async function deliveryProblems(outbox) {
+  const { db, alertId, receiver } = outbox;
+  // What the alerts' clock raised after a phase settled (the mix's past sprung_deadline) is sent too.
+  await settled(outbox, '');
   const [rows] = /** @type {any} */ (
     await db.query('SELECT id, status, last_error FROM alert_notifications WHERE alert_id = ?', [alertId])
   );
@@ -182,25 +203,33 @@ async function ingestionBeside({ stand, options, loadRun, log }, outbox, servers
   };
 }
 
-/** Sprung records at `--alerts-rate` per second, each a new sensor; its notification's receipt against its 201 and its send. */
-async function commitToReceipt({ stand, options, log }, outbox, alerting) {
+/**
+ * Sprung records at `--alerts-rate` per second, each a new sensor: first of the user without the
+ * alert (what the route's answer takes at that rate alone), then of the user with it, each record's
+ * notification timed from the record's 201 and from its send.
+ */
+async function commitToReceipt({ stand, options, log }, outbox, users) {
   const service = /** @type {import('../stand.js').Service} */ (stand.service);
   const [sprung] = trapTemplates(new Date(), 1);
   const count = Math.round(options.alertsRate * options.alertsLatencyDuration);
-  log(`alerts: ${count} sprung records at ${options.alertsRate}/s, each a new sensor`);
-  const answers = await pacedRun({
-    url: new URL(RECORD_PATH, service.url).href,
-    headers: recordHeaders(alerting.token),
-    rate: options.alertsRate,
-    count,
-    body: (index) => renderBody(sprung, `${PACED}${index}`, index),
-  });
-  const notifications = await settled(outbox, PACED);
+  const paced = (side) => {
+    log(`alerts: ${count} sprung records at ${options.alertsRate}/s, each a new sensor, ${side} the alert`);
+    return pacedRun({
+      url: new URL(RECORD_PATH, service.url).href,
+      headers: recordHeaders(users[side].token),
+      rate: options.alertsRate,
+      count,
+      body: (index) => renderBody(sprung, `${PACED[side]}${index}`, index),
+    });
+  };
+  const alone = await paced('without');
+  const answers = await paced('with');
+  const notifications = await settled(outbox, PACED.with);
   /** @type {Map<number, number>} the first `sprung` receipt of each request's sensor */
   const receivedAt = new Map();
   for (const receipt of outbox.receiver.receipts) {
-    if (!receipt.devId.startsWith(PACED) || receipt.event !== 'sprung') continue;
-    const index = Number(receipt.devId.slice(PACED.length).split('-')[0]);
+    if (!receipt.devId.startsWith(PACED.with) || receipt.event !== 'sprung') continue;
+    const index = Number(receipt.devId.slice(PACED.with.length).split('-')[0]);
     if (!receivedAt.has(index)) receivedAt.set(index, receipt.at);
   }
   const acked = answers.filter((answer) => answer.status === 201);
@@ -212,10 +241,17 @@ async function commitToReceipt({ stand, options, log }, outbox, alerting) {
       .sort((a, b) => a - b);
     return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
   };
-  const refused = answers.filter((answer) => answer.status !== 201);
+  const refused = [...alone, ...answers].filter((answer) => answer.status !== 201);
   const [firstRefused] = refused;
+  const aloneAcked = alone.filter((answer) => answer.status === 201);
+  const aloneMs = aloneAcked.map((answer) => answer.answeredAt - answer.sentAt).sort((a, b) => a - b);
   const measured = {
     count,
+    without: {
+      acked: aloneAcked.length,
+      answerMs: { p50: percentile(aloneMs, 50), p99: percentile(aloneMs, 99), max: aloneMs.at(-1) ?? NaN },
+      latestSendMs: alone.reduce((latest, answer) => Math.max(latest, answer.lateMs), 0),
+    },
     rate: options.alertsRate,
     acked: acked.length,
     notifications,
@@ -226,66 +262,82 @@ async function commitToReceipt({ stand, options, log }, outbox, alerting) {
     latestSendMs: answers.reduce((latest, answer) => Math.max(latest, answer.lateMs), 0),
   };
   log(
-    `alerts: ${acked.length} 201s, ${notifications.received} notifications received; from the 201 p50 ${fmt(measured.fromAnswerMs.p50, 1)} ms,` +
+    `alerts: without the alert ${aloneAcked.length} 201s, p50 ${fmt(measured.without.answerMs.p50, 1)} ms, p99 ${fmt(measured.without.answerMs.p99, 1)} ms;` +
+      ` with it ${acked.length} 201s, ${notifications.received} notifications received; from the 201 p50 ${fmt(measured.fromAnswerMs.p50, 1)} ms,` +
       ` p99 ${fmt(measured.fromAnswerMs.p99, 1)} ms, max ${fmt(measured.fromAnswerMs.max, 1)} ms; from the send p99 ${fmt(measured.fromSendMs.p99, 1)} ms`,
   );
   return {
     measured,
     problems: [
       ...(firstRefused
-        ? [`alerts: ${refused.length} sprung record(s) answered other than 201 (${firstRefused.status} ${firstRefused.text})`]
+        ? [
+            `alerts: ${refused.length} sprung record(s) answered other than 201 (without the alert ${alone.length - aloneAcked.length},` +
+              ` with it ${answers.length - acked.length}; ${firstRefused.status} ${firstRefused.text})`,
+          ]
         : []),
       ...(unanswered > 0 ? [`alerts: ${unanswered} sprung record(s) answered 201 whose notification never arrived`] : []),
+      ...(await storedProblems(stand.db, PACED.without, alone, 'sprung record(s) without the alert')),
+      ...(await storedProblems(stand.db, PACED.with, answers, 'sprung record(s) with the alert')),
     ],
   };
 }
 
-/** `--alerts-batch` sprung reports of as many new sensors on the batch route, in requests of at most MAX_BATCH sent at once. */
-async function sprungBatch({ stand, options, log }, outbox, alerting) {
-  const service = /** @type {import('../stand.js').Service} */ (stand.service);
-  const [sprung] = trapTemplates(new Date(), 1);
-  const total = options.alertsBatch;
-  const requests = Array.from({ length: Math.ceil(total / MAX_BATCH) }, (_, request) => {
-    const first = request * MAX_BATCH;
-    const reports = Array.from({ length: Math.min(MAX_BATCH, total - first) }, (__, k) =>
-      renderBody(sprung, `${BATCHED}${first + k}`, first + k),
-    );
-    return `[${reports.join(',')}]`;
-  });
-  log(`alerts: ${total} sprung reports in ${requests.length} batch request(s)`);
+/**
+ * The batch route's answer to `reports` (their bodies) in requests of at most MAX_BATCH sent at once:
+ * each request's status and when it came, from the send.
+ */
+async function sendBatches(url, token, reports) {
+  const requests = [];
+  for (let first = 0; first < reports.length; first += MAX_BATCH) requests.push(`[${reports.slice(first, first + MAX_BATCH).join(',')}]`);
   const sentAt = performance.now();
   const answers = await Promise.all(
     requests.map(async (body) => {
       try {
-        const response = await fetch(new URL(BATCH_PATH, service.url), {
-          method: 'POST',
-          headers: recordHeaders(alerting.token),
-          body,
-          signal: AbortSignal.timeout(120_000),
-        });
+        const response = await fetch(url, { method: 'POST', headers: recordHeaders(token), body, signal: AbortSignal.timeout(120_000) });
         const text = await response.text();
-        return { status: response.status, at: performance.now(), text: text.slice(0, 300) };
+        return { status: response.status, afterMs: performance.now() - sentAt, text: text.slice(0, 300) };
       } catch (error) {
-        return { status: 0, at: performance.now(), text: String(error) };
+        return { status: 0, afterMs: performance.now() - sentAt, text: String(error) };
       }
     }),
   );
-  const notifications = await settled(outbox, BATCHED);
-  const arrivals = outbox.receiver.receipts.filter((receipt) => receipt.devId.startsWith(BATCHED) && receipt.event === 'sprung');
+  const perReport = reports.map((_, index) => ({ index, ...answers[Math.floor(index / MAX_BATCH)] }));
+  return { sentAt, requests: requests.length, answers, perReport, answeredMs: Math.max(...answers.map((answer) => answer.afterMs)) };
+}
+
+/**
+ * `--alerts-batch` sprung reports of as many new sensors on the batch route, of the user without the
+ * alert (the route alone), then of the user with it, until the last notification is in.
+ */
+async function sprungBatch({ stand, options, log }, outbox, users) {
+  const service = /** @type {import('../stand.js').Service} */ (stand.service);
+  const [sprung] = trapTemplates(new Date(), 1);
+  const total = options.alertsBatch;
+  const url = new URL(BATCH_PATH, service.url).href;
+  const reports = (side) => Array.from({ length: total }, (_, index) => renderBody(sprung, `${BATCHED[side]}${index}`, index));
+  log(`alerts: ${total} sprung reports at once on the batch route, without the alert, then with it`);
+  const alone = await sendBatches(url, users.without.token, reports('without'));
+  const { sentAt, requests, answers, perReport, answeredMs } = await sendBatches(url, users.with.token, reports('with'));
+  const notifications = await settled(outbox, BATCHED.with);
+  const arrivals = outbox.receiver.receipts.filter((receipt) => receipt.devId.startsWith(BATCHED.with) && receipt.event === 'sprung');
   const sensors = new Set(arrivals.map((receipt) => receipt.devId)).size;
   const measured = {
     reports: total,
-    requests: requests.length,
+    requests,
     notifications,
-    answeredMs: Math.max(...answers.map((answer) => answer.at)) - sentAt,
+    answeredWithoutMs: alone.answeredMs,
+    statusesWithout: alone.answers.map((answer) => answer.status),
+    answeredMs,
+    statuses: answers.map((answer) => answer.status),
     firstReceivedMs: arrivals.reduce((first, receipt) => Math.min(first, receipt.at), Infinity) - sentAt,
     allReceivedMs: notifications.lastArrival - sentAt,
   };
   log(
-    `alerts: batch answered after ${fmt(measured.answeredMs)} ms; ${sensors} sensors' notifications received,` +
+    `alerts: batch without the alert answered after ${fmt(alone.answeredMs)} ms (${alone.answers.map((answer) => answer.status).join(', ')});` +
+      ` with it after ${fmt(measured.answeredMs)} ms (${answers.map((answer) => answer.status).join(', ')}); ${sensors} sensors' notifications received,` +
       ` the first after ${fmt(measured.firstReceivedMs)} ms, the last after ${fmt(measured.allReceivedMs)} ms`,
   );
-  const refused = answers.filter((answer) => answer.status !== 201);
+  const refused = [...alone.answers, ...answers].filter((answer) => answer.status !== 201);
   const [firstRefused] = refused;
   return {
     measured,
@@ -293,7 +345,11 @@ async function sprungBatch({ stand, options, log }, outbox, alerting) {
       ...(firstRefused
         ? [`alerts: ${refused.length} batch request(s) answered other than 201 (${firstRefused.status} ${firstRefused.text})`]
         : []),
-      ...(refused.length === 0 && sensors !== total ? [`alerts: ${sensors} of the batch's ${total} sprung sensors were notified`] : []),
+      ...(await storedProblems(stand.db, BATCHED.without, alone.perReport, 'batched report(s) without the alert')),
+      ...(await storedProblems(stand.db, BATCHED.with, perReport, 'batched report(s) with the alert')),
+      ...(answers.every((answer) => answer.status === 201) && sensors !== total
+        ? [`alerts: ${sensors} of the batch's ${total} sprung sensors were notified`]
+        : []),
     ],
   };
 }
@@ -384,6 +440,7 @@ function alertsTable({ options, machine, ingestion, latency, batch }) {
       row("the 201's arrival (a lower bound)", latency.fromAnswerMs),
       row("the request's send (an upper bound; target p99 under 1 s)", latency.fromSendMs),
       row('(the 201 itself, from the send)', latency.answerMs),
+      row(`(the 201 itself, from the send, of the user without the alert: ${latency.without.acked} 201s)`, latency.without.answerMs),
       '',
       `${latency.acked} of ${latency.count} answered 201; notifications written ${latency.notifications.written}, delivered ${latency.notifications.delivered}, received ${latency.notifications.received}.`,
     );
@@ -392,7 +449,8 @@ function alertsTable({ options, machine, ingestion, latency, batch }) {
     lines.push(
       ...(lines.length ? [''] : []),
       `A batch of ${batch.reports} sprung reports of as many new sensors (${batch.requests} request(s) of at most ${MAX_BATCH}, sent at once):` +
-        ` answered 201 after ${fmt(batch.answeredMs)} ms; the first notification received after ${fmt(batch.firstReceivedMs)} ms,` +
+        ` answered ${batch.statuses.join(', ')} after ${fmt(batch.answeredMs)} ms (the same reports of the user without the alert:` +
+        ` ${batch.statusesWithout.join(', ')} after ${fmt(batch.answeredWithoutMs)} ms); the first notification received after ${fmt(batch.firstReceivedMs)} ms,` +
         ` the last after ${fmt(batch.allReceivedMs)} ms (from the send); notifications written ${batch.notifications.written},` +
         ` delivered ${batch.notifications.delivered}, received ${batch.notifications.received}.`,
     );
@@ -450,6 +508,7 @@ export default {
       ]);
       log(`alerts: alert ${alertId} on every sensor of ${alerting.username}, to ${receiver.url}; ${plain.username} has none`);
       const outbox = { db: stand.db, alertId, receiver };
+      const users = { with: alerting, without: plain };
       const ingestion =
         options.alertsDuration > 0
           ? await ingestionBeside(bench, outbox, {
@@ -457,8 +516,8 @@ export default {
               without: { ...service, token: plain.token },
             })
           : null;
-      const latency = options.alertsLatencyDuration > 0 && options.alertsRate > 0 ? await commitToReceipt(bench, outbox, alerting) : null;
-      const batch = options.alertsBatch > 0 ? await sprungBatch(bench, outbox, alerting) : null;
+      const latency = options.alertsLatencyDuration > 0 && options.alertsRate > 0 ? await commitToReceipt(bench, outbox, users) : null;
+      const batch = options.alertsBatch > 0 ? await sprungBatch(bench, outbox, users) : null;
       const problems = [
         ...(ingestion?.problems ?? []),
         ...(latency?.problems ?? []),
@@ -466,7 +525,7 @@ export default {
         ...(await deliveryProblems(outbox)),
       ];
       // Later scenarios load the service without it.
-      await service.cli(['alert:delete', '--id', String(alertId)]);
+      await service.cli(['alert:delete', '--id', String(alertId)]).catch((error) => problems.push(`alerts: ${error.message}`));
       const json = {
         ingestion: ingestion && { summaries: ingestion.summaries, ratios: ingestion.ratios, rounds: ingestion.rounds },
         latency: latency?.measured ?? null,
