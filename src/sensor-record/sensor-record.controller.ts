@@ -6,7 +6,11 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiException } from '../common/errors/api-exception.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
 import { type LogFields, RequestLog } from '../logging/request-log.decorator.js';
+import type { Answer } from '../common/http/answer.js';
+import { NegotiatedFormat } from '../serialization/negotiated-format.decorator.js';
 import { RenderSensorRecord } from '../serialization/render-sensor-record.interceptor.js';
+import type { ResponseFormat } from '../serialization/response-format.js';
+import { SerializationService } from '../serialization/serialization.service.js';
 import type { SensorRecordModel } from '../serialization/sensor-record.model.js';
 import { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import { CreateSensorRecordDocs, ReadSensorRecordDocs } from './sensor-record.api-docs.js';
@@ -19,25 +23,29 @@ import { submissionValidationPipe } from './validation/submission-validation.pip
 export const SENSOR_RECORD_PATH = 'api-sensor/iot/sensor-record';
 
 /**
- * Creates sensor records, and reads one back for the user who created it (Drupal's node route). Both
- * return the record; RenderSensorRecord answers it in the negotiated format.
+ * Creates sensor records, and reads one back for the user who created it (Drupal's node route), in
+ * the negotiated format: a creation answers as every submission does (`submissionAnswer`), a read
+ * through RenderSensorRecord (its ETag, and 304).
  */
 @Controller()
 export class SensorRecordController {
-  constructor(private readonly sensorRecords: SensorRecordService) {}
+  constructor(
+    private readonly sensorRecords: SensorRecordService,
+    private readonly serialization: SerializationService,
+  ) {}
 
   @Post(SENSOR_RECORD_PATH)
   @CreateSensorRecordDocs()
   @Authenticated({ requireIngest: true })
-  @RenderSensorRecord({ created: true })
   async create(
+    @NegotiatedFormat() format: ResponseFormat,
     @Submission(ParseSubmissionPipe, submissionValidationPipe) submission: CreateSensorRecordDto,
     @SubmissionText() requestBody: string,
     @CurrentUser() user: AuthenticatedUser,
     @RequestLog() log: LogFields,
-  ): Promise<SensorRecordModel> {
+  ): Promise<Answer<Buffer>> {
     log({ dev_id: submission.dev_id });
-    return this.sensorRecords.create(submission, user, requestBody);
+    return this.serialization.submissionAnswer(await this.sensorRecords.create(submission, user, requestBody), format);
   }
 
   @Get('node/:nid')

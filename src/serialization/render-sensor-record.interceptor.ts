@@ -1,53 +1,32 @@
-import {
-  applyDecorators,
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  type NestInterceptor,
-  SetMetadata,
-  UseInterceptors,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import etag from 'etag';
-import type { Answer } from '../common/http/answer.js';
 import { negotiateFormat } from './format-negotiation.js';
 import { readFormatParameter } from './format-parameter.js';
 import type { SensorRecordModel } from './sensor-record.model.js';
 import { SerializationService } from './serialization.service.js';
 
-interface RenderOptions {
-  /** The answer to a submission: `Location` names the new record (the 201 is the POST route's own status). */
-  created?: boolean;
-}
-
-const RENDER_OPTIONS = Symbol('renderSensorRecordOptions');
-
 /**
- * Turns the `SensorRecordModel` a route returns into its answer in the negotiated format. The format
+ * Turns the `SensorRecordModel` a read returns into its answer in the negotiated format. The format
  * is chosen before the handler runs, so an unknown `_format` is refused (406) before anything is
- * stored. The body goes out as one Buffer (docs/development.md#how-a-route-answers), so the
- * Content-Type is the format's own, without a charset added, and no stream is made per answer. A
- * read carries the ETag Express computes for the same bytes, and a conditional GET that matches it is
- * answered 304; a creation carries none (no request is conditional on a record that did not exist,
- * and hashing each answer is work on the ingestion path).
+ * read. The body goes out as one Buffer (docs/development.md#how-a-route-answers), so the
+ * Content-Type is the format's own, without a charset added, and no stream is made per answer. It
+ * carries the ETag Express computes for the same bytes, and a conditional GET that matches it is
+ * answered 304. (A submission's answer carries none, `SerializationService.submissionAnswer`: no
+ * request is conditional on a record that did not exist, and hashing each answer is work on the
+ * ingestion path.)
  */
 @Injectable()
-class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Answer<Buffer> | Buffer | undefined> {
-  constructor(
-    private readonly serialization: SerializationService,
-    private readonly reflector: Reflector,
-  ) {}
+class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel, Buffer | undefined> {
+  constructor(private readonly serialization: SerializationService) {}
 
-  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<Answer<Buffer> | Buffer | undefined> {
+  intercept(context: ExecutionContext, next: CallHandler<SensorRecordModel>): Observable<Buffer | undefined> {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const format = negotiateFormat(readFormatParameter(request.originalUrl), request.headers.accept);
-    const options = this.reflector.get<RenderOptions | undefined>(RENDER_OPTIONS, context.getHandler()) ?? {};
     return next.handle().pipe(
       map((record) => {
-        if (options.created) return this.serialization.submissionAnswer(record, format);
         const response = http.getResponse<Response>();
         const rendered = this.serialization.render(record, format);
         const body = Buffer.from(rendered.body, 'utf8');
@@ -62,7 +41,5 @@ class RenderSensorRecordInterceptor implements NestInterceptor<SensorRecordModel
   }
 }
 
-/** The route answers with the sensor record it returns, rendered in the negotiated format. */
-export function RenderSensorRecord(options: RenderOptions = {}) {
-  return applyDecorators(SetMetadata(RENDER_OPTIONS, options), UseInterceptors(RenderSensorRecordInterceptor));
-}
+/** The route answers with the sensor record it returns, rendered in the negotiated format, with its ETag. */
+export const RenderSensorRecord = () => UseInterceptors(RenderSensorRecordInterceptor);
