@@ -9,7 +9,7 @@ import { FakeClock } from './utils/fake-clock.js';
 import { type Report, reportBody } from './utils/read-side.js';
 import { submit, submitBatch } from './utils/sensor-record-api.js';
 import { SmtpReceiver } from './utils/smtp-receiver.js';
-import { createTestApp, type TestApp } from './utils/test-app.js';
+import { createTestApp, type TestApp, UNHURRIED_DATABASE } from './utils/test-app.js';
 import { until } from './utils/until.js';
 
 // The alerts' clock looks every second (the 24-hour clock's escalation); the group window is the default 60 s.
@@ -61,7 +61,8 @@ describe('Email alerts', () => {
   beforeAll(async () => {
     await smtp.start();
     process.env.SMTP_URL = smtp.url();
-    testApp = await createTestApp({ override: clock.install });
+    // A gateway's backlog of 300 events, each a new sensor, episode and notification, is written in three batches.
+    testApp = await createTestApp({ override: clock.install, env: UNHURRIED_DATABASE });
     admin = alertsAdmin(testApp, clock);
   });
 

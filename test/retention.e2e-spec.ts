@@ -12,7 +12,7 @@ import { testEngine } from './utils/engine.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { FEED_URL, pathOf, read, report, reportBody, SENSORS_URL } from './utils/read-side.js';
 import { submitBatch } from './utils/sensor-record-api.js';
-import { createTestApp, type TestApp } from './utils/test-app.js';
+import { createTestApp, type TestApp, UNHURRIED_DATABASE } from './utils/test-app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -51,7 +51,8 @@ describe(`Retention (${testEngine})`, () => {
 
   beforeAll(async () => {
     Object.assign(process.env, settings);
-    testApp = await createTestApp({ override: clock.install });
+    // Batches of 600 reports.
+    testApp = await createTestApp({ override: clock.install, env: UNHURRIED_DATABASE });
     retention = testApp.app.get(RetentionService);
     settleMs = testApp.app.get<AppConfig>(APP_CONFIG).database.requestTimeoutMs + 2000;
   });

@@ -4,7 +4,7 @@ import { FORBIDDEN_CREATE } from './fixtures/oauth-errors.stub.js';
 import { submissionFrom, submissionStub, type SubmissionBody } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { storedRows, submit, submitBatch } from './utils/sensor-record-api.js';
-import { createTestApp, type TestApp } from './utils/test-app.js';
+import { createTestApp, type TestApp, UNHURRIED_DATABASE } from './utils/test-app.js';
 
 const MAX_SUBMISSIONS = 1000;
 const TWO_MIB = 2 * 1024 * 1024;
@@ -41,7 +41,8 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
   const rowCount = async () => (await storedRows(testApp.dataSource)).length;
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    // Batches of up to 1,000 reports.
+    testApp = await createTestApp({ env: UNHURRIED_DATABASE });
     baseUrl = testApp.app.get<AppConfig>(APP_CONFIG).baseUrl;
   });
 
