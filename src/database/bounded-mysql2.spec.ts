@@ -181,4 +181,42 @@ describe('boundPool', () => {
     expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
     expect(connection.asked).toHaveLength(0);
   });
+
+  it('closes, rather than pools, a connection whose ROLLBACK was refused at the deadline', async () => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+
+    const started = ask(handed!, 'START TRANSACTION');
+    connection.asked[0]!.answer(null, {});
+    await started;
+    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed!, 'ROLLBACK'));
+    handed!.release();
+
+    expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+    expect({ released: connection.released, destroyed: connection.destroyed, stream: connection.stream.destroyed }).toEqual({
+      released: 0,
+      destroyed: 1,
+      stream: true,
+    });
+  });
+
+  it.each([['COMMIT'], ['ROLLBACK']])('pools a connection once its %s is answered', async (end) => {
+    const pool = boundPool(new FakePool());
+    const connection = new FakeConnection();
+    const acquired = acquire(pool);
+    pool.waiting[0]!(null, connection as unknown as PooledConnection);
+    const { connection: handed } = await acquired;
+
+    for (const sql of ['START TRANSACTION', end]) {
+      const answered = ask(handed!, sql);
+      connection.asked.at(-1)!.answer(null, {});
+      await answered;
+    }
+    handed!.release();
+
+    expect({ released: connection.released, destroyed: connection.destroyed }).toEqual({ released: 1, destroyed: 0 });
+  });
 });

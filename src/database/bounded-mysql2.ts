@@ -10,6 +10,10 @@ const BOUNDED = Symbol('bounded');
 
 type Bounded = PooledConnection & { [BOUNDED]?: true };
 
+/** TypeORM's statements that open and end a transaction (a savepoint's ROLLBACK TO ends none). */
+const TRANSACTION_START = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
+const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK)\s*$/i;
+
 /** mysql2's code for a query that outlived its `timeout`. */
 const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
 
@@ -19,8 +23,10 @@ const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
  * without limit and has no acquire timeout) and each statement (mysql2's per-query `timeout`), prepared
  * ones (`execute`, prepared-statement.ts) included. A
  * statement that timed out leaves its connection in the middle of a command the server may still
- * answer, so that connection is destroyed, never returned to the pool; the server rolls back whatever
- * transaction was open on it. Outside any scope nothing changes.
+ * answer, and one whose transaction was not ended by a confirmed COMMIT or ROLLBACK (its ROLLBACK
+ * refused at the deadline) would carry that transaction to the pool's next caller: either connection
+ * is destroyed, never returned to the pool; the server rolls back whatever transaction was open on it.
+ * Outside any scope only that last rule applies.
  */
 export const boundedMysql2: typeof mysql2 = Object.create(mysql2, {
   createPool: {
@@ -64,22 +70,36 @@ export function boundPool<T extends Pool>(pool: T): T {
 function boundConnection(connection: Bounded): PooledConnection {
   if (connection[BOUNDED]) return connection;
   connection[BOUNDED] = true;
+  // Sent START TRANSACTION, and no COMMIT or ROLLBACK answered since.
+  let inTransaction = false;
   const query = connection.query.bind(connection);
   connection.query = (sql: unknown, values?: unknown, callback?: unknown) => {
-    const timeLeft = databaseTimeLeft();
     const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
-    if (timeLeft === Infinity || !done || !isQueryText(sql)) return query(sql, values, callback);
+    if (!done || !isQueryText(sql)) return query(sql, values, callback);
+    const options = typeof sql === 'string' ? { sql } : sql;
+    const timeLeft = databaseTimeLeft();
     if (timeLeft <= 0) {
       process.nextTick(done, new DatabaseTimeoutError('a database statement'));
       return undefined;
     }
-    const options = typeof sql === 'string' ? { sql } : sql;
+    if (TRANSACTION_START.test(options.sql)) inTransaction = true;
+    const ends = TRANSACTION_END.test(options.sql);
     const bounded: QueryCallback = (error, ...results) => {
       if (error?.code === STATEMENT_TIMEOUT) destroy(connection);
+      if (ends && !error) inTransaction = false;
       done(error, ...results);
     };
-    const timed = { ...options, timeout: Math.ceil(timeLeft) };
+    const timed = timeLeft === Infinity ? sql : { ...options, timeout: Math.ceil(timeLeft) };
     return typeof values === 'function' ? query(timed, bounded) : query(timed, values, bounded);
+  };
+  // A transaction whose end went unconfirmed (its ROLLBACK refused at the deadline, or answered with an
+  // error) must not serve the pool's next caller: its START TRANSACTION or COMMIT would store the
+  // abandoned rows too. Closed instead, the connection's transaction is rolled back by the server.
+  const release = connection.release.bind(connection);
+  connection.release = () => {
+    if (!inTransaction) return release();
+    inTransaction = false;
+    destroy(connection);
   };
   const execute = connection.execute.bind(connection);
   // A prepared statement: mysql2 first prepares it (a round trip its `timeout` does not cover, once per

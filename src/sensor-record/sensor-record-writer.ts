@@ -186,10 +186,17 @@ function rejectUnit(unit: PendingUnit, error: unknown): void {
 
 /**
  * A COMMIT that failed without saying what became of it. A write conflict is an answer: the server
- * rolled the transaction back (runInTransaction has already run it again as often as it may).
+ * rolled the transaction back (runInTransaction has already run it again as often as it may). A COMMIT
+ * refused at the deadline was never sent: its connection is closed rather than pooled
+ * (bounded-mysql2.ts), so the server rolls the transaction back and nothing is stored.
  */
 function isFailedCommit(error: unknown): boolean {
-  return error instanceof QueryFailedError && error.query === 'COMMIT' && !isWriteConflict(error);
+  return (
+    error instanceof QueryFailedError &&
+    error.query === 'COMMIT' &&
+    !isWriteConflict(error) &&
+    !(error.driverError instanceof DatabaseTimeoutError)
+  );
 }
 
 /** The nid of each row, found by its unique uuid inside the inserting transaction. */
