@@ -28,7 +28,11 @@ describe('The fleet page: its files and its client', () => {
       sqliteDirectory = mkdtempSync(join(tmpdir(), 'sensor-records-page-'));
       process.env.DATABASE_URL = `sqlite:${join(sqliteDirectory, 'shared.sqlite')}`;
     }
-    instances = await Promise.all(Array.from({ length: INSTANCES }, () => createTestApp()));
+    // Every instance that started is closed in afterAll, even when another failed to start.
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => createTestApp()));
+    instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   });
 
   afterAll(async () => {

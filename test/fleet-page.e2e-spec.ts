@@ -38,6 +38,8 @@ describe('The fleet page in Chromium', () => {
   let testApp: TestApp;
   let baseUrl: string;
   let browser: Browser;
+  /** The launch, kept so that a browser started after its hook timed out is closed all the same. */
+  let launching: Promise<Browser> | undefined;
   let user: TestUser;
   const contexts: BrowserContext[] = [];
 
@@ -134,7 +136,8 @@ describe('The fleet page in Chromium', () => {
       { dev_id: 'trap-01', at: NOW - 12 * MINUTE, event: 'Heartbeat', timeout: 86_400, voltage: 3.56, rssi: -84, snr: 9.5 },
     ]);
     at(NOW);
-    browser = await launchChromium(BROWSER_TIMEOUT_MS * 2);
+    launching = launchChromium(BROWSER_TIMEOUT_MS * 2);
+    browser = await launching;
   }, 4 * BROWSER_TIMEOUT_MS);
 
   afterEach(async () => {
@@ -142,7 +145,7 @@ describe('The fleet page in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await (await launching?.catch(() => undefined))?.close();
     await testApp?.close();
   });
 
