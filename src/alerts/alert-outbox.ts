@@ -15,7 +15,7 @@ import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertEntity } from './alert.entity.js';
 import { NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
-import { hearsBatteryLow, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
+import { hearsBatteryLow, type KnownAlertFacts, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
 import { reportedLate } from './sprung-clock.js';
 import { keepEpisodes } from './sprung-episodes.js';
 
@@ -84,15 +84,22 @@ export class AlertOutbox implements SensorTransitionSink {
         });
       }
     }
-    await this.add(manager, notifications);
+    // The open episode each sprung or reset left its sensor, as keepEpisodes just wrote it.
+    const sprungAt = new Map<number, Map<string, Date | null>>();
+    for (const { kind, sensor, at } of transitions) {
+      if (kind !== 'sprung' && kind !== 'reset') continue;
+      if (!sprungAt.has(sensor.uid)) sprungAt.set(sensor.uid, new Map());
+      sprungAt.get(sensor.uid)!.set(sensor.devId, kind === 'sprung' ? at : null);
+    }
+    await this.add(manager, notifications, (uid) => ({ alerts, sprungAt: sprungAt.get(uid) ?? new Map() }));
   }
 
   committed(): void {
     this.signal.wake();
   }
 
-  /** Writes notifications as pending, due now. */
-  async add(manager: EntityManager, notifications: NewNotification[]): Promise<void> {
+  /** Writes notifications as pending, due now; `known`: the alert facts of a user this transaction read or wrote already. */
+  async add(manager: EntityManager, notifications: NewNotification[], known?: (uid: number) => KnownAlertFacts): Promise<void> {
     if (notifications.length === 0) return;
     const now = new Date(this.clock.now());
     const cutoff = overdueCutoff(now.getTime(), this.config.sensors.heartbeatGraceSeconds);
@@ -102,7 +109,7 @@ export class AlertOutbox implements SensorTransitionSink {
     for (const { sensor, alert, devId } of notifications)
       if (sensor) devIdsOf.set(alert.uid, (devIdsOf.get(alert.uid) ?? new Set()).add(devId));
     const factsOf = new Map<number, (devId: string) => SensorAlertFacts>();
-    for (const [uid, devIds] of devIdsOf) factsOf.set(uid, await sensorAlertFacts(manager, uid, [...devIds]));
+    for (const [uid, devIds] of devIdsOf) factsOf.set(uid, await sensorAlertFacts(manager, uid, [...devIds], known?.(uid)));
     await manager.getRepository(AlertNotificationEntity).insert(
       notifications.map((notification) => ({
         alertId: notification.alert.id,

@@ -147,7 +147,7 @@ export class AlertsAdmin {
     const target = (await sender.targetOf(notification))!;
     const outcome = await sender.send(notification, target);
     const claims = new NotificationClaims(this.dataSource, holder);
-    if (outcome.kind === 'delivered') await claims.delivered(notificationId, new Date(this.clock.now()));
+    if (outcome.kind === 'delivered') await claims.delivered([notificationId], new Date(this.clock.now()));
     else await claims.failed(notificationId, outcome.reason);
     return { notificationId, outcome, channel: target.channel, receiver: receiverName(target.channel, target.address) };
   }

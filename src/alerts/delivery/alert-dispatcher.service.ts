@@ -6,10 +6,10 @@ import { CLOCK, type Clock } from '../../common/time/clock.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { NotificationSignal } from '../notification-signal.js';
-import { markFirstDelivery } from '../sprung-episodes.js';
+import { DeliveredMarks } from './delivered-marks.js';
 import { RETRY_FOR_MS, startDispatching } from './dispatch-rounds.js';
-import { NotificationClaims, type NotificationRoute } from './notification-claims.js';
-import { NotificationSender } from './notification-sender.js';
+import { CLAIM_SECONDS, NotificationClaims, type NotificationRoute } from './notification-claims.js';
+import { NotificationSender, type NotificationTarget } from './notification-sender.js';
 import { ReceiverSlots } from './receiver-slots.js';
 import { nextAttemptAt, type SendOutcome } from './send-outcome.js';
 
@@ -26,6 +26,10 @@ const SENDS_PER_RECEIVER = 4;
  * that several instances send different ones, and released with its outcome. A crash between the
  * send and the mark repeats the send once the claim runs out (at least once, never lost).
  *
+ * The claims of a round are one UPDATE and their alerts one read; the notifications delivered while
+ * one mark is under way are marked together in the next, which is tried again while their claims
+ * last (delivered-marks.ts).
+ *
  * Sends are pipelined: a round claims what is due and starts its sends without waiting for them, at
  * most four at once per receiver, so that a receiver that holds every request for the whole timeout
  * delays its own notifications only. A notification whose send ends makes the next of its sensor
@@ -36,6 +40,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('AlertDispatcher');
   private readonly holder = randomUUID();
   private readonly claims: NotificationClaims;
+  private readonly marks: DeliveredMarks;
   private readonly rounds = new RoundLoop(() => this.round(), {
     whileRunning: 'once-more',
     failed: (error) => this.logger.warn(`Could not look for notifications: ${error instanceof Error ? error.message : String(error)}`),
@@ -54,6 +59,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.claims = new NotificationClaims(dataSource, this.holder);
+    this.marks = new DeliveredMarks(dataSource, this.claims, () => this.clock.now());
   }
 
   onApplicationBootstrap(): void {
@@ -73,8 +79,14 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     const routes = [...this.receiverOf.values()].filter(({ receiver }) => this.slots.full(receiver)).map(({ route }) => route);
     // Several notifications of one sensor never come in one round (only a queue's head is claimed).
     const due = await this.claims.claim(new Date(this.clock.now()), room, { held: this.held.keys(), routes });
+    const claimEnds = Date.now() + CLAIM_SECONDS * 1000;
+    // The round's alerts in one read; a send that waits for its receiver still sends to this target.
+    const targets = await this.sender.targetsOf(due).catch((error: unknown) => {
+      for (const notification of due) void this.claims.release(notification.id).catch(() => undefined);
+      throw error;
+    });
     for (const notification of due) {
-      const sending: Promise<void> = this.sendOne(notification)
+      const sending: Promise<void> = this.sendOne(notification, targets.get(notification.id) ?? null, claimEnds)
         .catch((error: unknown) =>
           this.logger.warn(
             `notification_id=${notification.id} could not be sent or marked (its claim runs out): ${error instanceof Error ? error.message : String(error)}`,
@@ -89,10 +101,9 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     if (due.length > 0) this.rounds.wake();
   }
 
-  private async sendOne(notification: AlertNotificationEntity): Promise<void> {
+  private async sendOne(notification: AlertNotificationEntity, target: NotificationTarget | null, claimEnds: number): Promise<void> {
     const started = this.clock.now();
-    const target = await this.sender.targetOf(notification);
-    if (!target) return this.settle(notification, { kind: 'failed', reason: 'the alert is gone' }, 'gone', 'gone', started);
+    if (!target) return this.settle(notification, { kind: 'failed', reason: 'the alert is gone' }, 'gone', 'gone', started, claimEnds);
     const { receiver } = target;
     const route = { alertId: notification.alertId, recipient: notification.recipient };
     this.receiverOf.set(`${route.alertId}:${route.recipient}`, { route, receiver });
@@ -104,6 +115,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
         if (this.rounds.stopping) await this.claims.release(notification.id);
         return;
       }
+      if (waited) claimEnds = Date.now() + CLAIM_SECONDS * 1000;
       outcome = await this.sender.send(notification, target).catch((error: unknown) => ({
         kind: 'retry' as const,
         reason: error instanceof Error ? error.message : String(error),
@@ -111,7 +123,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     } finally {
       this.slots.give(receiver);
     }
-    await this.settle(notification, outcome, target.channel, receiver, started);
+    await this.settle(notification, outcome, target.channel, receiver, started, claimEnds);
   }
 
   private async settle(
@@ -120,13 +132,13 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     channel: string,
     receiver: string,
     started: number,
+    claimEnds: number,
   ): Promise<void> {
     const now = this.clock.now();
     const line = `notification_id=${notification.id} alert_id=${notification.alertId} event=${notification.event} receiver=${receiver} attempt=${notification.attempts}`;
     if (outcome.kind === 'delivered') {
-      await this.claims.delivered(notification.id, new Date(now));
+      await this.marks.mark(notification.id, notification.episodeId, claimEnds);
       this.metrics.notificationSent(channel, 'delivered', Math.max(0, now - notification.created.getTime()) / 1000);
-      if (notification.episodeId !== null) await markFirstDelivery(this.dataSource, [notification.episodeId], new Date(now));
       this.logger.log(`${line} outcome=delivered${outcome.status ? ` status=${outcome.status}` : ''} ms=${now - started}`);
       return;
     }

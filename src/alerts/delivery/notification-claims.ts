@@ -17,9 +17,9 @@ export const CLAIM_SECONDS = 60;
 
 /**
  * The notifications' claims, as plain statements each committed on its own (docs/alerts.md#delivery).
- * An instance claims a notification with an UPDATE that succeeds only while no live claim is on it,
- * so each is sent by one instance; on a Galera cluster two nodes' UPDATEs of one row cannot both
- * certify, and the loser's write conflict reads as "claimed by another". Only the head of each
+ * An instance claims the notifications of a round with one UPDATE that takes only those with no live
+ * claim on them, so each is sent by one instance; on a Galera cluster two nodes' UPDATEs of one row
+ * cannot both certify, and the loser's write conflict reads as "claimed by another". Only the head of each
  * (alert, sensor, recipient) queue is eligible: the notifications of one sensor go out in order.
  * Email notifications are the email claims' (email/email-claims.ts): they go grouped by address.
  */
@@ -59,17 +59,23 @@ export class NotificationClaims {
       )) as Array<{ id: number | string }>;
       return rows.map((row) => Number(row.id));
     });
-    const claimed: number[] = [];
-    for (const id of candidates) if (await this.claimOne(id, now)) claimed.push(id);
-    if (claimed.length === 0) return [];
+    if (candidates.length === 0) return [];
+    if (!(await this.claimAll(candidates, now))) return [];
+    // Among the candidates (none held already), those whose claim is now this instance's.
     return this.statements((manager) =>
-      manager.getRepository(AlertNotificationEntity).createQueryBuilder('n').whereInIds(claimed).orderBy('n.id').getMany(),
+      manager
+        .getRepository(AlertNotificationEntity)
+        .createQueryBuilder('n')
+        .whereInIds(candidates)
+        .andWhere('n.claimed_by = :holder', { holder: this.holder })
+        .orderBy('n.id')
+        .getMany(),
     );
   }
 
-  /** Marks a claimed notification delivered; false when the claim was lost meanwhile. */
-  delivered(id: number, now: Date): Promise<boolean> {
-    return this.finish(id, 'status = ?, delivered_at = ?, last_error = NULL', (manager) => ['delivered', this.instant(manager, now)]);
+  /** Marks claimed notifications delivered, in one statement; answers how many were still this instance's. */
+  delivered(ids: number[], now: Date): Promise<number> {
+    return this.finishAll(ids, 'status = ?, delivered_at = ?, last_error = NULL', (manager) => ['delivered', this.instant(manager, now)]);
   }
 
   /** Marks a claimed notification failed for good. */
@@ -99,19 +105,24 @@ export class NotificationClaims {
     return this.finish(id, 'attempts = attempts - 1', () => []);
   }
 
-  private async claimOne(id: number, now: Date): Promise<boolean> {
+  /**
+   * Claims the candidates still unclaimed in one UPDATE. On a Galera cluster another node's claim of one
+   * of them fails the whole statement at certification: then none is claimed this round (false), and
+   * the next round finds the rest.
+   */
+  private async claimAll(ids: number[], now: Date): Promise<boolean> {
     try {
-      return await this.statements(async (manager) => {
+      await this.statements(async (manager) => {
         const at = this.instant(manager, now);
         const until = this.instant(manager, new Date(now.getTime() + CLAIM_SECONDS * 1000));
-        const changed = await rowsChanged(
+        await rowsChanged(
           manager,
           `UPDATE alert_notifications SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1
-            WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
-          [this.holder, until, id, at],
+            WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
+          [this.holder, until, ...ids, at],
         );
-        return changed === 1;
       });
+      return true;
     } catch (error) {
       if (isWriteConflict(error)) return false;
       throw error;
@@ -119,13 +130,17 @@ export class NotificationClaims {
   }
 
   private finish(id: number, assignments: string, values: (manager: EntityManager) => unknown[]): Promise<boolean> {
-    return this.statements(
-      async (manager) =>
-        (await rowsChanged(
-          manager,
-          `UPDATE alert_notifications SET ${assignments}, claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?`,
-          [...values(manager), id, this.holder],
-        )) === 1,
+    return this.finishAll([id], assignments, values).then((changed) => changed === 1);
+  }
+
+  private finishAll(ids: number[], assignments: string, values: (manager: EntityManager) => unknown[]): Promise<number> {
+    return this.statements((manager) =>
+      rowsChanged(
+        manager,
+        `UPDATE alert_notifications SET ${assignments}, claimed_by = NULL, claimed_until = NULL
+          WHERE id IN (${ids.map(() => '?').join(', ')}) AND claimed_by = ?`,
+        [...values(manager), ...ids, this.holder],
+      ),
     );
   }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import type { AlertChannel, WebhookFormat } from '../alert-events.js';
+import type { AlertChannel, Recipient, WebhookFormat } from '../alert-events.js';
 import type { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { AlertEntity } from '../alert.entity.js';
 import { emailMessage } from './email/email-message.js';
@@ -32,17 +32,25 @@ export class NotificationSender {
 
   /** The notification's target, read with the alert's secret; null when the alert was deleted. */
   async targetOf(notification: AlertNotificationEntity): Promise<NotificationTarget | null> {
-    const alert = await this.dataSource
+    return (await this.targetsOf([notification])).get(notification.id) ?? null;
+  }
+
+  /** The targets of several notifications, their alerts read in one statement, by notification id; none for a deleted alert. */
+  async targetsOf(notifications: AlertNotificationEntity[]): Promise<Map<number, NotificationTarget>> {
+    const targets = new Map<number, NotificationTarget>();
+    if (notifications.length === 0) return targets;
+    const alerts = await this.dataSource
       .getRepository(AlertEntity)
       .createQueryBuilder('alert')
       .addSelect('alert.secret')
-      .where('alert.id = :id', { id: notification.alertId })
-      .getOne();
-    if (!alert) return null;
-    const escalation = notification.recipient === 'escalation' && alert.escalateChannel && alert.escalateTarget;
-    const channel = escalation ? alert.escalateChannel! : alert.channel;
-    const address = escalation ? alert.escalateTarget! : alert.target;
-    return { channel, address, format: alert.format, secret: alert.secret, receiver: receiverName(channel, address) };
+      .whereInIds([...new Set(notifications.map((notification) => notification.alertId))])
+      .getMany();
+    const alertOf = new Map(alerts.map((alert) => [alert.id, alert]));
+    for (const notification of notifications) {
+      const alert = alertOf.get(notification.alertId);
+      if (alert) targets.set(notification.id, targetOf(alert, notification.recipient));
+    }
+    return targets;
   }
 
   async send(notification: AlertNotificationEntity, target: NotificationTarget): Promise<SendOutcome> {
@@ -54,6 +62,13 @@ export class NotificationSender {
     const request = webhookRequest(notification, target, this.config.baseUrl, Math.floor(this.clock.now() / 1000));
     return sendWebhook(target.address, request, () => this.clock.now());
   }
+}
+
+function targetOf(alert: AlertEntity, recipient: Recipient): NotificationTarget {
+  const escalation = recipient === 'escalation' && alert.escalateChannel && alert.escalateTarget;
+  const channel = escalation ? alert.escalateChannel! : alert.channel;
+  const address = escalation ? alert.escalateTarget! : alert.target;
+  return { channel, address, format: alert.format, secret: alert.secret, receiver: receiverName(channel, address) };
 }
 
 export function receiverName(channel: AlertChannel, address: string): string {

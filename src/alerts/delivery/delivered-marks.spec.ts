@@ -1,0 +1,46 @@
+import type { DataSource } from 'typeorm';
+import { DeliveredMarks } from './delivered-marks.js';
+import type { NotificationClaims } from './notification-claims.js';
+
+describe(DeliveredMarks.name, () => {
+  const noDatabase = {} as DataSource;
+  const inAMinute = () => Date.now() + 60_000;
+
+  function claimsMarking(answers: Array<Error | null>) {
+    const marked: number[][] = [];
+    const claims = {
+      delivered: (ids: number[]) => {
+        marked.push(ids);
+        const answer = answers.shift() ?? null;
+        return answer ? Promise.reject(answer) : Promise.resolve(ids.length);
+      },
+    } as unknown as NotificationClaims;
+    return { claims, marked };
+  }
+
+  it('marks the notifications delivered while one mark is under way together, in the next', async () => {
+    const { claims, marked } = claimsMarking([]);
+    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+
+    await Promise.all([sut.mark(1, null, inAMinute()), sut.mark(2, null, inAMinute()), sut.mark(3, null, inAMinute())]);
+
+    expect(marked).toEqual([[1], [2, 3]]);
+  });
+
+  it('tries a mark again after it failed, while the claim lasts, rather than leave the notification to be sent again', async () => {
+    const { claims, marked } = claimsMarking([new Error('a pooled database connection'), null]);
+    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+
+    await sut.mark(7, null, inAMinute());
+
+    expect(marked).toEqual([[7], [7]]);
+  });
+
+  it('gives a mark up once the claim is about to run out: another instance may send the notification then', async () => {
+    const { claims, marked } = claimsMarking([new Error('a pooled database connection'), null]);
+    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+
+    await expect(sut.mark(7, null, Date.now() + 500)).rejects.toThrow('a pooled database connection');
+    expect(marked).toEqual([[7]]);
+  });
+});
