@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { SensorEntity } from '../sensor/sensor.entity.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
-import { toColumnValue } from '../database/plain-sql.js';
+import { rowsChanged, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { toSensorView } from '../sensor/sensor.view.js';
 import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Recipient } from './alert-events.js';
@@ -197,8 +197,14 @@ export class AlertOutbox implements SensorTransitionSink {
       await lows.delete(key);
       return null;
     }
-    if (transition.value! >= threshold || (await lows.existsBy(key))) return null;
-    await lows.insert(key);
-    return 'battery_low';
+    if (transition.value! >= threshold) return null;
+    // One statement, so that two transactions crossing at once cannot both insert (nor one fail on the other's row).
+    const insertIgnore = manager.connection.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    const fired = await rowsChanged(manager, `${insertIgnore} INTO alert_battery_lows (alert_id, uid, dev_id) VALUES (?, ?, ?)`, [
+      key.alertId,
+      key.uid,
+      key.devId,
+    ]);
+    return fired === 1 ? 'battery_low' : null;
   }
 }
