@@ -127,6 +127,10 @@ describe('Request logs', () => {
       const requestId = refused.headers['x-request-id'];
       expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(lines().find((line) => String(line.msg).includes('-> 503'))?.msg).toContain(`request_id=${requestId}`);
+      // Backpressure is a deliberate answer: warned of (pino's 40), never logged as an error (50).
+      const requestLines = lines().filter((line) => line.request_id === requestId);
+      expect(requestLines.find((line) => line.res !== undefined)).toMatchObject({ level: 40, res: { status: 503 } });
+      expect(requestLines.filter((line) => Number(line.level) >= 50)).toEqual([]);
     } finally {
       for (const leave of taken) leave();
     }

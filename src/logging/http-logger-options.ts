@@ -35,8 +35,10 @@ export function httpLoggerOptions(config: AppConfig): Options {
     },
     customSuccessObject: (request, response, line: object) => ({ ...requestFacts(request, response), ...line }),
     customErrorObject: (request, response, _error, line: object) => ({ ...requestFacts(request, response), ...line }),
+    // A 503 is a deliberate answer (no room for a batch, the database away), warned of like the filter's
+    // line for it; only a fault the service did not expect is an error.
     customLogLevel: (_request, response, error) =>
-      error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+      error || (response.statusCode >= 500 && response.statusCode !== 503) ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
     customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,
     customErrorMessage: (request, response) => `${request.method} ${response.statusCode}`,
     transport:
