@@ -38,6 +38,19 @@ describe(notificationText.name, () => {
       'Trap trap-1 sprung at 12:00 on 25 Nov (NZDT), reported 1 d 2 h late: the 24-hour deadline passed at 12:00 on 26 Nov (NZDT)',
     );
   });
+
+  it('says a duration in whole minutes, never rounded up past the 24-hour deadline', () => {
+    // Reported 23 h 59 min 40 s after it was sprung: its deadline is still 20 s away.
+    expect(text('sprung', '2026-11-25T01:00:20Z', { reportedAt: new Date(NOW) })).toBe(
+      'Trap trap-1 sprung at 14:00 on 25 Nov (NZDT), reported 23 h 59 min late: the 24-hour deadline is 14:00 on 26 Nov (NZDT)',
+    );
+    expect(text('sprung_reminder', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-25T12:59:30Z') })).toBe(
+      'Reminder: trap trap-1 sprung 12 h ago (01:59 on 26 Nov (NZDT)) and not set yet; it must be checked within 24 h of being sprung',
+    );
+    expect(text('reset', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-25T01:00:20Z') })).toBe(
+      'Trap trap-1 set again at 14:00 (NZDT), after 23 h 59 min sprung',
+    );
+  });
 });
 
 describe(siteTime.name, () => {

@@ -51,9 +51,9 @@ function siteDay(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
-/** `3 h 20 min`, `45 min`, `2 d 1 h` */
+/** `3 h 20 min`, `45 min`, `2 d 1 h`: whole minutes, so that a time short of the 24-hour deadline never reads as reaching it. */
 function spokenDuration(ms: number): string {
-  const minutes = Math.max(0, Math.round(ms / 60_000));
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
   const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
   if (hours > 0) return rest > 0 ? `${hours} h ${rest} min` : `${hours} h`;
