@@ -18,11 +18,12 @@ describe('Routing errors', () => {
     expect(response.body).toEqual({ message: 'No route found for "GET /no/such/route"' });
   });
 
-  it('answers a known path with the wrong method with 405, naming the allowed methods', async () => {
+  it('answers a known path with the wrong method with 405, naming the allowed methods, HEAD with GET', async () => {
     const response = await request(testApp.app.getHttpServer()).delete('/health').expect(405);
 
-    expect(response.headers.allow).toBe('GET');
-    expect(response.body).toEqual({ message: 'No route found for "DELETE /health": Method Not Allowed (Allow: GET)' });
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.body).toEqual({ message: 'No route found for "DELETE /health": Method Not Allowed (Allow: GET, HEAD)' });
+    await request(testApp.app.getHttpServer()).head('/health').expect(200);
   });
 
   it('echoes a request id, generating one when none is sent', async () => {

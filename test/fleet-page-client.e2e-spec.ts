@@ -87,7 +87,7 @@ describe('The fleet page: its files and its client', () => {
     const missing = await request(server).get('/fleet-page/app.js').expect(404);
     expect(missing.body).toEqual({ message: 'No route found for "GET /fleet-page/app.js"' });
     const wrongMethod = await request(server).post('/').expect(405);
-    expect(wrongMethod.headers.allow).toBe('GET');
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
   });
 
   it('makes exactly one client for the page when several instances start at once, each serving that one', async () => {

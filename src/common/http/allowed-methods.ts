@@ -6,8 +6,9 @@ interface RouteLayer {
 }
 
 /**
- * The methods Express has endpoints for at `path`, for a 405's `Allow` header. Middleware mounted
- * for every route (`forRoutes('*')`) shows up as a route accepting every method; it is not an endpoint.
+ * The methods Express has endpoints for at `path`, for a 405's `Allow` header; HEAD wherever GET is,
+ * as Express answers it from the GET route. Middleware mounted for every route (`forRoutes('*')`)
+ * shows up as a route accepting every method; it is not an endpoint.
  */
 export function allowedMethods(expressApp: { router?: { stack: RouteLayer[] } }, path: string): string[] {
   const methods = new Set<string>();
@@ -17,5 +18,6 @@ export function allowedMethods(expressApp: { router?: { stack: RouteLayer[] } },
     if (layer.route.methods._all || routeMethods.length >= METHODS.length) continue;
     for (const method of routeMethods) methods.add(method.toUpperCase());
   }
+  if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
 }
