@@ -1,5 +1,6 @@
 import { Controller, Inject, Post, UseGuards } from '@nestjs/common';
 import { Authenticated } from '../../auth/authenticated.decorator.js';
+import type { Answer } from '../../common/http/answer.js';
 import type { AuthenticatedUser } from '../../auth/authenticated-user.js';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { APP_CONFIG } from '../../config/app-config.js';
@@ -7,6 +8,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { type LogFields, RequestLog } from '../../logging/request-log.decorator.js';
 import { sensorRecordUrl } from '../../serialization/hal-links.js';
 import { AnswersJsonOnly } from '../../serialization/json-only.interceptor.js';
+import { jsonAnswer } from '../../serialization/list-answers.js';
 import { SensorRecordService } from '../sensor-record.service.js';
 import { Submission } from '../submission/submission.decorators.js';
 import { BatchRoomGuard } from './batches-in-flight.js';
@@ -41,9 +43,11 @@ export class SensorRecordBatchController {
     @Submission(ParseSubmissionBatchPipe, submissionBatchValidationPipe) submissions: ValidatedSubmission[],
     @CurrentUser() user: AuthenticatedUser,
     @RequestLog() log: LogFields,
-  ): Promise<CreatedRecordDto[]> {
+  ): Promise<Answer<Buffer>> {
     log({ reports: submissions.length });
     const created = await this.sensorRecords.createAll(submissions, user);
-    return created.map(({ nid, uuid }) => ({ nid, uuid, location: sensorRecordUrl(this.baseUrl, nid) }));
+    const entries: CreatedRecordDto[] = created.map(({ nid, uuid }) => ({ nid, uuid, location: sensorRecordUrl(this.baseUrl, nid) }));
+    // As exact bytes, so that its Content-Type is the single route's `application/json`, with no charset added.
+    return jsonAnswer(JSON.stringify(entries));
   }
 }
