@@ -168,6 +168,40 @@ describe('Alerts', () => {
     ]);
   });
 
+  it('sends battery_low again after reports above the threshold + 0.1 V in a row or after one between the threshold and it, for each alert', async () => {
+    const [high, low] = [
+      await createWebhookAlert(owner.username, 'battery_low', '--battery-below', '3.3'),
+      await createWebhookAlert(owner.username, 'battery_low', '--battery-below', '3.0'),
+    ];
+
+    for (const [minute, voltage] of [
+      [1, 2.9],
+      [2, 3.5],
+      [3, 3.6],
+      [4, 3.7],
+      [5, 3.2],
+      [6, 3.35],
+      [7, 3.5],
+      [8, 3.2],
+      [9, 3.05],
+      [10, 2.95],
+    ] as const) {
+      await send(owner, { dev_id: 'bait-3', time: deviceTime(minute), voltage });
+    }
+
+    const raised = (await testApp.dataSource.query(
+      "SELECT alert_id, text FROM alert_notifications WHERE event = 'battery_low' ORDER BY id",
+    )) as Array<{ alert_id: number; text: string }>;
+    expect(raised.map((row) => ({ alert_id: Number(row.alert_id), text: row.text }))).toEqual([
+      { alert_id: high, text: `Sensor bait-3 battery low: 2.9 V, below 3.3 V (at ${siteTime(1)})` },
+      { alert_id: low, text: `Sensor bait-3 battery low: 2.9 V, below 3 V (at ${siteTime(1)})` },
+      { alert_id: high, text: `Sensor bait-3 battery low: 3.2 V, below 3.3 V (at ${siteTime(5)})` },
+      { alert_id: high, text: `Sensor bait-3 battery low: 3.2 V, below 3.3 V (at ${siteTime(8)})` },
+      { alert_id: low, text: `Sensor bait-3 battery low: 2.95 V, below 3 V (at ${siteTime(10)})` },
+    ]);
+    await settled();
+  });
+
   it('sends bait_low once per crossing below its level, armed again by a level at or above it; a new alert is armed at once', async () => {
     const first = await createWebhookAlert(owner.username, 'bait_low', '--bait-below', '20');
     for (const [minute, level] of [

@@ -193,8 +193,11 @@ export class AlertOutbox implements SensorTransitionSink {
     const threshold = Number(alert.batteryBelow);
     const lows = manager.getRepository(AlertBatteryLowEntity);
     const key = { alertId: alert.id, uid: transition.sensor.uid, devId: transition.sensor.devId };
-    if (transition.value! > threshold + BATTERY_REARM_VOLTS) {
-      await lows.delete(key);
+    const rearmAbove = threshold + BATTERY_REARM_VOLTS;
+    if (transition.value! > rearmAbove) {
+      // The crossing row can be there only if the voltage before this report was at or below the re-arm
+      // level: a report above it deleted the row. `previous` was read under the sensor row's lock.
+      if (transition.previous === undefined || transition.previous === null || transition.previous <= rearmAbove) await lows.delete(key);
       return null;
     }
     if (transition.value! >= threshold) return null;

@@ -83,6 +83,15 @@ describe(applyRecord.name, () => {
     expect(sensor).toMatchObject({ lastBatteryVoltage: '3.500', lastBatteryTime: at('2026-01-02T00:00:00Z'), lastBatteryNid: 50 });
   });
 
+  it('raises battery with the new last known voltage and the one before it, past a report that carried none', () => {
+    const first = applyRecord(null, record({ fieldDate: at('2026-01-01T00:00:00Z'), fieldBatteryVoltage: '3.200' }));
+    const silentOnBattery = applyRecord(first.sensor, record({ fieldDate: at('2026-01-02T00:00:00Z') }));
+    const next = applyRecord(silentOnBattery.sensor, record({ fieldDate: at('2026-01-03T00:00:00Z'), fieldBatteryVoltage: '3.500' }));
+
+    expect(first.transitions).toEqual([expect.objectContaining({ kind: 'battery', value: 3.2, previous: null })]);
+    expect(next.transitions).toEqual([expect.objectContaining({ kind: 'battery', value: 3.5, previous: 3.2 })]);
+  });
+
   it('raises sprung once, reset with the time it was sprung, and nothing for a repeated Sprung', () => {
     const { kinds } = apply(
       record({ fieldDate: at('2026-01-01T00:00:00Z') }),

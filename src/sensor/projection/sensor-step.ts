@@ -119,7 +119,8 @@ function transitions(before: SensorEntity | null, after: SensorEntity, record: P
   if (before?.silentSince) raise('back');
   if (isTilted(after.lastTiltSensor) && !isTilted(before?.lastTiltSensor)) raise('tilted');
   if (record.fieldBatteryVoltage !== null && after.lastBatteryNid === record.nid) {
-    raise('battery', { value: Number(record.fieldBatteryVoltage) });
+    const previous = before?.lastBatteryVoltage ?? null;
+    raise('battery', { value: Number(record.fieldBatteryVoltage), previous: previous === null ? null : Number(previous) });
   }
   if (record.fieldEvent === 'Baitlevel' && record.fieldData !== null) raise('bait', { value: Number(record.fieldData) });
   return happened;

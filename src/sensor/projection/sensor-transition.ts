@@ -20,6 +20,8 @@ export interface SensorTransition {
   sprungAt?: Date | null;
   /** For `battery`: the new last known voltage; for `bait`: the reported bait level. */
   value?: number;
+  /** For `battery`: the last known voltage before this record, null when there was none. */
+  previous?: number | null;
 }
 
 /** Handed the transitions of each batch of records in its transaction, and told once it committed. */
