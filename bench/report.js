@@ -128,7 +128,8 @@ export function uplinkTable({ config, records, uplinks: u, baseline, revision })
 export function signingLine(signing) {
   return (
     `RSA-2048 (RS256) signatures/s on this machine: one thread ${fmt(signing.oneThread)}; ` +
-    `thread pool (${signing.threadPoolSize} threads, ${signing.inFlight} in flight) ${fmt(signing.threadPool)}`
+    `thread pool (${signing.threadPoolSize} threads, ${signing.inFlight} in flight) ${fmt(signing.threadPool)}; ` +
+    `process CPU ms per signature: one thread ${fmt(signing.cpuMsPerSignature.oneThread, 3)}, thread pool ${fmt(signing.cpuMsPerSignature.threadPool, 3)}`
   );
 }
 

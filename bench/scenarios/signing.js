@@ -16,7 +16,8 @@ export default {
     if (options.signingDuration <= 0) return null;
     const signing = await signingRate(stand.privateKey, options.signingDuration);
     log(
-      `RSA-2048 signatures/s: one thread ${signing.oneThread.toFixed(0)}, thread pool (${signing.threadPoolSize} threads) ${signing.threadPool.toFixed(0)}`,
+      `RSA-2048 signatures/s: one thread ${signing.oneThread.toFixed(0)}, thread pool (${signing.threadPoolSize} threads) ${signing.threadPool.toFixed(0)}` +
+        ` | process CPU ms/signature: one thread ${signing.cpuMsPerSignature.oneThread.toFixed(3)}, thread pool ${signing.cpuMsPerSignature.threadPool.toFixed(3)}`,
     );
     return { json: signing, table: () => signingLine(signing) };
   },
