@@ -3,12 +3,13 @@ import type { DataSource } from 'typeorm';
 import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { AlertNotificationEntity } from '../src/alerts/alert-notification.entity.js';
 import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
+import { SprungEpisodeEntity } from '../src/alerts/sprung-episode.entity.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import * as alerts from './utils/alerts.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
 import { read, type Report, reportBody } from './utils/read-side.js';
-import { submit } from './utils/sensor-record-api.js';
+import { submit, submitBatch } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
@@ -477,6 +478,25 @@ describe('Alerts', () => {
     expect(JSON.parse(later.body as string).episodes.map((episode: { dev_id: string }) => episode.dev_id)).toEqual(['trap-f']);
     await read(testApp.app, '/api-sensor/sprung-episodes?since=yesterday', owner.accessToken).expect(400);
     await read(testApp.app, '/api-sensor/sprung-episodes').expect(403);
+  });
+
+  it('keeps the episodes of one batch in its order: a trap sprung, set and sprung again has one closed episode and one open', async () => {
+    const reports = [
+      { dev_id: 'trap-h', time: deviceTime(0), event: 'Sprung', status: 'Sprung' },
+      { dev_id: 'trap-h', time: deviceTime(10), event: 'Set', status: 'Set' },
+      { dev_id: 'trap-h', time: deviceTime(20), event: 'Sprung', status: 'Sprung' },
+    ];
+    await submitBatch(
+      testApp.app,
+      reports.map((report) => reportBody({ timeout: 3600, ...report })),
+      { token: owner.accessToken },
+    ).expect(201);
+
+    const episodes = await testApp.dataSource.getRepository(SprungEpisodeEntity).find({ where: { devId: 'trap-h' }, order: { id: 'ASC' } });
+    expect(episodes.map((episode) => [episode.sprungAt.getTime(), episode.resetAt?.getTime() ?? null])).toEqual([
+      [deviceInstant(0).getTime(), deviceInstant(10).getTime()],
+      [deviceInstant(20).getTime(), null],
+    ]);
   });
 
   it('posts {"text": …} for Slack and the text itself for ntfy, signed the same way', async () => {

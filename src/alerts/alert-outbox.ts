@@ -33,6 +33,11 @@ export interface NewNotification {
   dedupeKey?: string | null;
 }
 
+/** Whether the alert is about the sensor: its user's, and its device or every device. */
+function hearsSensor(alert: AlertEntity, sensor: Pick<SensorEntity, 'uid' | 'devId'>): boolean {
+  return alert.uid === sensor.uid && (alert.devId === null || alert.devId === sensor.devId);
+}
+
 /** The transitions each alert event follows from. */
 const EVENT_OF = { sprung: 'sprung', reset: 'reset', silent: 'silent', back: 'back', tilted: 'tilted' } as const;
 
@@ -51,9 +56,9 @@ export class AlertOutbox implements SensorTransitionSink {
   ) {}
 
   async record(manager: EntityManager, transitions: SensorTransition[]): Promise<void> {
-    const episodes = await keepEpisodes(manager, transitions);
     const uids = [...new Set(transitions.map((transition) => transition.sensor.uid))];
     const alerts = await manager.getRepository(AlertEntity).find({ where: { uid: In(uids) }, order: { id: 'ASC' } });
+    const episodes = await keepEpisodes(manager, transitions, ({ sensor }) => alerts.some((alert) => hearsSensor(alert, sensor)));
     if (alerts.length === 0) return;
     // When these records arrived, as each record's `created` says it (whole seconds).
     const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
@@ -61,7 +66,7 @@ export class AlertOutbox implements SensorTransitionSink {
     for (const transition of transitions) {
       const { sensor } = transition;
       for (const alert of alerts) {
-        if (alert.uid !== sensor.uid || (alert.devId !== null && alert.devId !== sensor.devId)) continue;
+        if (!hearsSensor(alert, sensor)) continue;
         const event = await this.eventFor(manager, alert, transition);
         if (!event || !alert.events.includes(event)) continue;
         // The episode's start: a repeated Sprung does not restart it.

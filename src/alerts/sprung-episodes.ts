@@ -11,25 +11,36 @@ export interface EpisodeOf {
 
 /**
  * Opens an episode for each `sprung` and closes the sensor's open one for each `reset`, in the
- * record's transaction; answers the episode each of them opened or closed, by its transition.
+ * record's transaction; answers the episode each of them opened or closed, by its transition, where
+ * `wanted` says that answer is needed (a sensor some alert may notify of). Elsewhere no id is read
+ * back: the episodes opened go in one INSERT (sent before any reset, which may close one of them),
+ * and the UPDATE alone closes an episode.
  */
-export async function keepEpisodes(manager: EntityManager, transitions: SensorTransition[]): Promise<Map<SensorTransition, EpisodeOf>> {
+export async function keepEpisodes(
+  manager: EntityManager,
+  transitions: SensorTransition[],
+  wanted: (transition: SensorTransition) => boolean = () => true,
+): Promise<Map<SensorTransition, EpisodeOf>> {
   const touched = new Map<SensorTransition, EpisodeOf>();
   const episodes = manager.getRepository(SprungEpisodeEntity);
+  let opened: Array<Partial<SprungEpisodeEntity>> = [];
+  const insertOpened = async () => {
+    if (opened.length > 0) await episodes.insert(opened);
+    opened = [];
+  };
   for (const transition of transitions) {
     const { uid, devId } = transition.sensor;
     if (transition.kind === 'sprung') {
-      const inserted = await episodes.insert({
-        uid,
-        devId,
-        sprungAt: transition.at,
-        sprungNid: transition.nid!,
-        resetAt: null,
-        resetNid: null,
-      });
+      const episode = { uid, devId, sprungAt: transition.at, sprungNid: transition.nid!, resetAt: null, resetNid: null };
+      if (!wanted(transition)) {
+        opened.push(episode);
+        continue;
+      }
+      const inserted = await episodes.insert(episode);
       touched.set(transition, { id: Number(inserted.identifiers[0]!.id), sprungAt: transition.at });
     } else if (transition.kind === 'reset') {
-      const open = await episodes.findOne({ where: { uid, devId, resetAt: IsNull() }, order: { id: 'DESC' } });
+      await insertOpened();
+      const open = wanted(transition) && (await episodes.findOne({ where: { uid, devId, resetAt: IsNull() }, order: { id: 'DESC' } }));
       if (open) touched.set(transition, { id: open.id, sprungAt: open.sprungAt });
       await manager
         .createQueryBuilder()
@@ -39,6 +50,7 @@ export async function keepEpisodes(manager: EntityManager, transitions: SensorTr
         .execute();
     }
   }
+  await insertOpened();
   return touched;
 }
 
