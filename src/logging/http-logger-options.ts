@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stdSerializers } from 'pino';
 import type { Options } from 'pino-http';
 import type { AppConfig } from '../config/app-config.js';
 import { routePattern } from '../common/http/route-pattern.js';
@@ -28,10 +29,19 @@ export function httpLoggerOptions(config: AppConfig): Options {
     // caller, route and device are only known at the end anyway.
     quietResLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    // The request and response go to their serializers as they are: wrapped, each would first be copied
+    // whole (every header, twice per request for the request) only for two or three members to be kept.
+    wrapSerializers: false,
     serializers: {
-      req: (request: { id: string; method: string; url: string }) => ({ method: request.method, path: request.url.split('?')[0] }),
-      res: (response: { statusCode: number }) => ({ status: response.statusCode }),
-      err: (error: Error) => ({ type: error.name, message: error.message }),
+      req: (request: IncomingMessage & { originalUrl?: string }) => ({
+        method: request.method,
+        path: (request.originalUrl ?? request.url ?? '').split('?')[0],
+      }),
+      res: (response: ServerResponse) => ({ status: response.statusCode }),
+      err: stdSerializers.wrapErrorSerializer((error: { name?: string; message: string }) => ({
+        type: error.name,
+        message: error.message,
+      })),
     },
     customSuccessObject: (request, response, line: object) => ({ ...requestFacts(request, response), ...line }),
     customErrorObject: (request, response, _error, line: object) => ({ ...requestFacts(request, response), ...line }),
