@@ -55,6 +55,18 @@ describe('Alerts', () => {
     return row && row.attempts > 0 && row.claimedBy === null ? { attempts: row.attempts, nextAttemptAt: row.nextAttemptAt } : undefined;
   };
 
+  /**
+   * The notifications' tries, oldest first, once none is claimed: every try counted (at its claim) has
+   * been marked, its next attempt reckoned by the clock of that moment. Undefined while one is claimed.
+   */
+  const triesMarked = async () => {
+    const rows = (await testApp.dataSource.query('SELECT attempts, claimed_by FROM alert_notifications ORDER BY id')) as Array<{
+      attempts: number | string;
+      claimed_by: string | null;
+    }>;
+    return rows.some((row) => row.claimed_by !== null) ? undefined : rows.map((row) => Number(row.attempts));
+  };
+
   /** The events of an alert's notifications, oldest first. */
   const stepsOf = async (alertId: number) =>
     (
@@ -63,6 +75,8 @@ describe('Alerts', () => {
       }>
     ).map((row) => row.event);
   const metrics = () => request(testApp.app.getHttpServer()).get('/metrics').expect(200);
+  /** The alert notifications' lines of /metrics. */
+  const metricLines = async () => (await metrics()).text.split('\n').filter((line) => line.startsWith('alert_notification'));
   /** Until the dispatcher has marked every notification (a receiver sees a send before it is marked). */
   const settled = () =>
     until(async () => (await notifications(testApp.dataSource)).every((notification) => notification.status !== 'pending'));
@@ -218,6 +232,8 @@ describe('Alerts', () => {
     }
     // A report late by device time changes nothing.
     await send(owner, { dev_id: 'bait-2', time: deviceTime(0), event: 'Baitlevel', data: 30 });
+    // Device times count from the clock's minute, which the second below may end.
+    const [at2, at6] = [siteTime(2), siteTime(6)];
     clock.advance(1000);
     const second = await createWebhookAlert(owner.username, 'bait_low', '--bait-below', '20');
     await send(owner, { dev_id: 'bait-2', time: deviceTime(8), event: 'Baitlevel', data: 4 });
@@ -226,8 +242,8 @@ describe('Alerts', () => {
       "SELECT alert_id, text FROM alert_notifications WHERE event = 'bait_low' ORDER BY id",
     )) as Array<{ alert_id: number; text: string }>;
     expect(raised.map((row) => ({ alert_id: Number(row.alert_id), text: row.text }))).toEqual([
-      { alert_id: first, text: `Bait station bait-2 bait low: 15, below 20 (at ${siteTime(2)})` },
-      { alert_id: first, text: `Bait station bait-2 bait low: 19, below 20 (at ${siteTime(6)})` },
+      { alert_id: first, text: `Bait station bait-2 bait low: 15, below 20 (at ${at2})` },
+      { alert_id: first, text: `Bait station bait-2 bait low: 19, below 20 (at ${at6})` },
       { alert_id: second, text: `Bait station bait-2 bait low: 4, below 20 (at ${siteTime(8)})` },
     ]);
     await settled();
@@ -368,12 +384,12 @@ describe('Alerts', () => {
       const event = minute % 2 ? 'Sprung' : 'Set';
       for (const devId of ['trap-a', 'trap-b']) await send(owner, { dev_id: devId, time: deviceTime(minute), event, status: event });
     }
-    // Tried, refused by a closed port, and waiting for their next try.
-    await until(async () => (await notifications(testApp.dataSource)).some((notification) => notification.attempts > 0));
+    // Each sensor's first tried, refused by a closed port, and waiting for its next try.
+    await until(triesMarked, (tries) => tries?.filter((attempts) => attempts > 0).length === 2);
     await receiver.start();
     receiver.answer = { status: 503, headers: { 'Retry-After': '30' } };
     clock.advance(20 * 60_000);
-    await until(async () => (await notifications(testApp.dataSource)).some((notification) => notification.attempts > 1));
+    await until(triesMarked, (tries) => tries?.filter((attempts) => attempts > 1).length === 2);
     receiver.answer = { status: 204 };
     // Past the longest backoff: every notification is due again.
     clock.advance(20 * 60_000);
@@ -433,12 +449,18 @@ describe('Alerts', () => {
     await createWebhookAlert(owner.username, 'sprung');
     receiver.answer = { status: 500 };
     await send(owner, { dev_id: 'trap-m', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
-    await until(async () => (await notifications(testApp.dataSource))[0]?.attempts === 1);
+    // The try is counted when it is claimed, before the send: the clock moves only once the retry is
+    // marked, its next attempt reckoned from the time before the move, so that the move makes it due.
+    await until(retryOf, (retry) => retry?.attempts === 1);
     // The next pass of the alerts' clock counts the one waiting for its retry.
-    await until(async () => /^alert_notifications_pending 1$/m.test((await metrics()).text));
+    await until(metricLines, (lines) => lines.includes('alert_notifications_pending 1'));
     receiver.answer = { status: 204 };
     clock.advance(60_000);
-    await until(async () => /^alert_notifications_pending 0$/m.test((await metrics()).text));
+    // The delivery is counted just after it is marked, so the pass that counts nothing pending can come first.
+    await until(
+      metricLines,
+      (lines) => lines.includes('alert_notifications_pending 0') && lines.some((line) => line.includes('outcome="delivered"')),
+    );
 
     const text = (await metrics()).text;
     expect(text).toMatch(/^alert_notification_sends_total\{channel="webhook",outcome="retry"\} [1-9]\d*$/m);
