@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
 import { answerClientErrors } from './common/http/client-errors.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
-import { securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
+import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
 import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
@@ -33,10 +33,8 @@ function configureApp(app: INestApplication): void {
   // shares one bound on waiting for the database.
   const { requestTimeoutMs } = config.database;
   app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
-  // TLS ends at the proxy; over plain http (local use) an upgrade directive would break the docs page.
-  const security = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
-  app.use(securityHeaders(security));
-  answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs, securityHeaderFields(security));
+  app.use(securityHeaders(SECURITY_HEADER_OPTIONS));
+  answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
+import { SECURITY_HEADER_OPTIONS, securityHeaderFields } from '../src/common/http/security-headers.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
@@ -130,6 +131,46 @@ describe('Prometheus metrics, configured away', () => {
     const allowed = await scrape('Bearer scrape-secret-0123456789');
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('# TYPE http_requests_total counter');
+    await testApp.close();
+  });
+
+  it('answers on METRICS_PORT as the service port does: its security headers, HEAD, 405 with Allow, JSON errors', async () => {
+    const port = await freePort();
+    process.env.METRICS_PORT = String(port);
+    const testApp = await createTestApp();
+    const at = (path: string, method = 'GET') => fetch(`http://127.0.0.1:${port}${path}`, { method });
+    const servicePort = await request(testApp.app.getHttpServer()).get('/health').expect(200);
+    const securityHeadersOf = (headers: (name: string) => string | null | undefined) =>
+      securityHeaderFields(SECURITY_HEADER_OPTIONS).map(([name]) => [name.toLowerCase(), headers(name.toLowerCase())]);
+
+    const scrape = await at('/metrics');
+    const head = await at('/metrics', 'HEAD');
+    const post = await at('/metrics', 'POST');
+    const elsewhere = await at('/health');
+
+    expect(securityHeadersOf((name) => servicePort.headers[name] as string | undefined).every(([, value]) => value)).toBe(true);
+    for (const answer of [scrape, head, post, elsewhere]) {
+      expect(securityHeadersOf((name) => answer.headers.get(name))).toEqual(
+        securityHeadersOf((name) => servicePort.headers[name] as string),
+      );
+    }
+    expect([scrape.status, head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      200,
+      scrape.headers.get('content-type'),
+      '',
+    ]);
+    expect([post.status, post.headers.get('allow'), post.headers.get('content-type'), await post.json()]).toEqual([
+      405,
+      'GET, HEAD',
+      'application/json',
+      { message: 'No route found for "POST /metrics": Method Not Allowed (Allow: GET, HEAD)' },
+    ]);
+    expect([elsewhere.status, elsewhere.headers.get('content-type'), await elsewhere.json()]).toEqual([
+      404,
+      'application/json',
+      { message: 'No route found for "GET /health"' },
+    ]);
     await testApp.close();
   });
 

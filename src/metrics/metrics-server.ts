@@ -1,13 +1,23 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createServer, Server } from 'node:http';
+import { createServer, type IncomingMessage, Server, type ServerResponse } from 'node:http';
+import { answerClientErrors } from '../common/http/client-errors.js';
+import { noRouteMessage } from '../common/http/route-messages.js';
+import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from '../common/http/security-headers.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { METRICS_TOKEN_REFUSED, presentsMetricsToken } from './metrics-token.js';
 import { MetricsService } from './metrics.service.js';
 
-/** Serves `/metrics` on METRICS_PORT at METRICS_HOST when set, so scrapes can stay off the public port. */
+const ALLOW = 'GET, HEAD';
+
+/**
+ * Serves `/metrics` on METRICS_PORT at METRICS_HOST when set, so scrapes can stay off the public port.
+ * It answers as the service's port does (docs/interface.md#errors): the same security headers, JSON
+ * `{"message": …}` errors, 405 with `Allow` for another method, HEAD as GET without the body.
+ */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private server?: Server;
+  private readonly withSecurityHeaders = securityHeaders(SECURITY_HEADER_OPTIONS);
 
   constructor(
     private readonly metrics: MetricsService,
@@ -15,23 +25,10 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { enabled, port, host, token } = this.config.metrics;
+    const { enabled, port, host } = this.config.metrics;
     if (!enabled || port === undefined) return;
-    this.server = createServer((request, response) => {
-      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-        response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Not found' }));
-        return;
-      }
-      if (!presentsMetricsToken(request.headers.authorization, token)) {
-        const { status, message, challenge } = METRICS_TOKEN_REFUSED;
-        response.writeHead(status, { 'Content-Type': 'application/json', 'WWW-Authenticate': challenge }).end(JSON.stringify({ message }));
-        return;
-      }
-      this.metrics.registry.metrics().then(
-        (text) => response.writeHead(200, { 'Content-Type': this.metrics.registry.contentType }).end(text),
-        () => response.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Internal server error' })),
-      );
-    });
+    this.server = createServer((request, response) => this.withSecurityHeaders(request, response, () => this.answer(request, response)));
+    answerClientErrors(this.server, this.config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));
     await new Promise<void>((resolve, reject) => this.server?.once('error', reject).listen(port, host, resolve));
     new Logger(MetricsServer.name).log(`Metrics on ${host}:${port}`);
   }
@@ -39,4 +36,30 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationShutdown(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+
+  private answer(request: IncomingMessage, response: ServerResponse): void {
+    const method = request.method ?? 'GET';
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path !== '/metrics') return sendError(response, 404, noRouteMessage(method, path));
+    if (method !== 'GET' && method !== 'HEAD') {
+      return sendError(response, 405, `${noRouteMessage(method, path)}: Method Not Allowed (Allow: ${ALLOW})`, { Allow: ALLOW });
+    }
+    if (!presentsMetricsToken(request.headers.authorization, this.config.metrics.token)) {
+      const { status, message, challenge } = METRICS_TOKEN_REFUSED;
+      return sendError(response, status, message, { 'WWW-Authenticate': challenge });
+    }
+    this.metrics.registry.metrics().then(
+      (text) =>
+        response
+          .writeHead(200, { 'Content-Type': this.metrics.registry.contentType, 'Content-Length': Buffer.byteLength(text) })
+          .end(method === 'HEAD' ? undefined : text),
+      () => sendError(response, 500, 'Internal server error'),
+    );
+  }
+}
+
+function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ message });
+  response.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.end(response.req.method === 'HEAD' ? undefined : body);
 }

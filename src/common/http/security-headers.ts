@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
+/**
+ * The service's helmet options, on every port it answers on. TLS ends at the proxy; over plain http
+ * (local use) an upgrade directive would break the docs page.
+ */
+export const SECURITY_HEADER_OPTIONS: HelmetOptions = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
+
 type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
