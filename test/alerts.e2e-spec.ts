@@ -67,6 +67,16 @@ describe('Alerts', () => {
     return rows.some((row) => row.claimed_by !== null) ? undefined : rows.map((row) => Number(row.attempts));
   };
 
+  /** The 24-hour clock's steps of a sprung alert: a reminder after 12 h, the escalation to `webhook` after 20 h. */
+  const remindAndEscalate = (webhook: string) => ['--remind-after', '12h', '--escalate-after', '20h', '--escalate-webhook', webhook];
+  /** Sets an alert up two days before the clock's now: every step of an episode then comes due after the alert existed. */
+  const twoDaysBefore = async <T>(setUp: () => Promise<T>): Promise<T> => {
+    clock.advance(-48 * HOUR_MS);
+    const made = await setUp();
+    clock.advance(48 * HOUR_MS);
+    return made;
+  };
+
   /** The events of an alert's notifications, oldest first. */
   const stepsOf = async (alertId: number) =>
     (
@@ -271,16 +281,7 @@ describe('Alerts', () => {
     const escalation = new WebhookReceiver();
     await escalation.start();
     try {
-      await createWebhookAlert(
-        owner.username,
-        'sprung',
-        '--remind-after',
-        '12h',
-        '--escalate-after',
-        '20h',
-        '--escalate-webhook',
-        escalation.url('/boss'),
-      );
+      await createWebhookAlert(owner.username, 'sprung', ...remindAndEscalate(escalation.url('/boss')));
       escalation.secret = receiver.secret;
       const sprungAt = clock.now();
       await send(owner, { dev_id: 'trap-3', time: new Date(sprungAt).toISOString(), event: 'Sprung', status: 'Sprung' });
@@ -325,19 +326,7 @@ describe('Alerts', () => {
   });
 
   it('tells of a trap reported 21 h after it was sprung that it was reported late, with no stale reminder or escalation, and the deadline when it comes', async () => {
-    // Set up two days before: every step of the episode comes due after the alert existed.
-    clock.advance(-48 * HOUR_MS);
-    const alertId = await createWebhookAlert(
-      owner.username,
-      'sprung',
-      '--remind-after',
-      '12h',
-      '--escalate-after',
-      '20h',
-      '--escalate-webhook',
-      'https://boss.example/h',
-    );
-    clock.advance(48 * HOUR_MS);
+    const alertId = await twoDaysBefore(() => createWebhookAlert(owner.username, 'sprung', ...remindAndEscalate('https://boss.example/h')));
     const sprungAt = new Date(clock.now() - 21 * HOUR_MS);
     await send(owner, { dev_id: 'trap-late', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
     await until(() => receiver.received.length >= 1);
@@ -359,9 +348,7 @@ describe('Alerts', () => {
   });
 
   it('tells of a trap reported 26 h after it was sprung that its deadline passed, and raises the deadline at once', async () => {
-    clock.advance(-48 * HOUR_MS);
-    const alertId = await createWebhookAlert(owner.username, 'sprung');
-    clock.advance(48 * HOUR_MS);
+    const alertId = await twoDaysBefore(() => createWebhookAlert(owner.username, 'sprung'));
     const sprungAt = new Date(clock.now() - 26 * HOUR_MS);
     await send(owner, { dev_id: 'trap-later', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
     await until(async () => (await stepsOf(alertId)).includes('sprung_deadline'));

@@ -50,17 +50,22 @@ const ask = (connection: PooledConnection, sql: string) =>
     connection.query(sql, [], (error: (Error & { code?: string }) | null, result?: unknown) => resolve({ error, result })),
   );
 
+/** A connection the bounded pool handed out: `handed` as the service sees it, `connection` the driver's underneath. */
+async function pooledConnection(): Promise<{ connection: FakeConnection; handed: PooledConnection }> {
+  const pool = boundPool(new FakePool());
+  const connection = new FakeConnection();
+  const acquired = acquire(pool);
+  pool.waiting[0]!(null, connection as unknown as PooledConnection);
+  return { connection, handed: (await acquired).connection! };
+}
+
 describe('boundPool', () => {
   afterEach(() => jest.useRealTimers());
 
   it('changes nothing outside a database deadline', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
+    const { connection, handed } = await pooledConnection();
 
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
-    const answered = ask(handed!, 'SELECT 1');
+    const answered = ask(handed, 'SELECT 1');
     connection.asked[0]!.answer(null, [{ 1: 1 }]);
 
     expect(await answered).toEqual({ error: null, result: [{ 1: 1 }] });
@@ -84,16 +89,12 @@ describe('boundPool', () => {
   });
 
   it('asks the driver to end each statement by the deadline, and destroys a connection whose statement timed out', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
     const deadline = Date.now() + 60_000;
 
-    const { answered, sql } = await withDatabaseDeadline(deadline, async () => {
-      const acquired = acquire(pool);
-      pool.waiting[0]!(null, connection as unknown as PooledConnection);
-      const { connection: handed } = await acquired;
-      const pending = ask(handed!, 'COMMIT');
-      return { answered: pending, sql: connection.asked[0]!.sql as { sql: string; timeout: number } };
+    const { connection, answered, sql } = await withDatabaseDeadline(deadline, async () => {
+      const { connection, handed } = await pooledConnection();
+      const pending = ask(handed, 'COMMIT');
+      return { connection, answered: pending, sql: connection.asked[0]!.sql as { sql: string; timeout: number } };
     });
     const timedOut = Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
     connection.asked[0]!.answer(timedOut);
@@ -108,13 +109,9 @@ describe('boundPool', () => {
   });
 
   it('keeps a connection whose statement failed for another reason', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-
-    const answered = await withDatabaseDeadline(Date.now() + 60_000, async () => {
-      const acquired = acquire(pool);
-      pool.waiting[0]!(null, connection as unknown as PooledConnection);
-      return { pending: ask((await acquired).connection!, 'INSERT …') };
+    const { connection, answered } = await withDatabaseDeadline(Date.now() + 60_000, async () => {
+      const { connection, handed } = await pooledConnection();
+      return { connection, answered: { pending: ask(handed, 'INSERT …') } };
     });
     connection.asked[0]!.answer(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' }));
 
@@ -124,17 +121,13 @@ describe('boundPool', () => {
 
   it('gives up a prepared statement (its preparation included) at the deadline and destroys its connection', async () => {
     jest.useFakeTimers();
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
+    const { connection, handed } = await pooledConnection();
 
     const answered = withDatabaseDeadline(
       Date.now() + 20,
       () =>
         new Promise<{ error: (Error & { code?: string }) | null }>((resolve) =>
-          handed!.execute('INSERT INTO t (a) VALUES (?)', [1], (error) => resolve({ error })),
+          handed.execute('INSERT INTO t (a) VALUES (?)', [1], (error) => resolve({ error })),
         ),
     );
     expect(connection.asked[0]!.sql).toBe('INSERT INTO t (a) VALUES (?)');
@@ -150,17 +143,13 @@ describe('boundPool', () => {
   });
 
   it('answers a prepared statement as the driver does before the deadline', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
+    const { connection, handed } = await pooledConnection();
 
     const answered = withDatabaseDeadline(
       Date.now() + 60_000,
       () =>
         new Promise<{ error: unknown; result: unknown }>((resolve) =>
-          handed!.execute('INSERT INTO t (a) VALUES (?)', [1], (error, result) => resolve({ error, result })),
+          handed.execute('INSERT INTO t (a) VALUES (?)', [1], (error, result) => resolve({ error, result })),
         ),
     );
     connection.asked[0]!.answer(null, { affectedRows: 1 });
@@ -170,30 +159,22 @@ describe('boundPool', () => {
   });
 
   it('refuses a statement at once when the deadline has passed', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
+    const { connection, handed } = await pooledConnection();
 
-    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed!, 'SELECT 1'));
+    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed, 'SELECT 1'));
 
     expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
     expect(connection.asked).toHaveLength(0);
   });
 
   it('closes, rather than pools, a connection whose ROLLBACK was refused at the deadline', async () => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
+    const { connection, handed } = await pooledConnection();
 
-    const started = ask(handed!, 'START TRANSACTION');
+    const started = ask(handed, 'START TRANSACTION');
     connection.asked[0]!.answer(null, {});
     await started;
-    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed!, 'ROLLBACK'));
-    handed!.release();
+    const { error } = await withDatabaseDeadline(Date.now() - 1, () => ask(handed, 'ROLLBACK'));
+    handed.release();
 
     expect(error).toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
     expect({ released: connection.released, destroyed: connection.destroyed, stream: connection.stream.destroyed }).toEqual({
@@ -204,18 +185,14 @@ describe('boundPool', () => {
   });
 
   it.each([['COMMIT'], ['ROLLBACK']])('pools a connection once its %s is answered', async (end) => {
-    const pool = boundPool(new FakePool());
-    const connection = new FakeConnection();
-    const acquired = acquire(pool);
-    pool.waiting[0]!(null, connection as unknown as PooledConnection);
-    const { connection: handed } = await acquired;
+    const { connection, handed } = await pooledConnection();
 
     for (const sql of ['START TRANSACTION', end]) {
-      const answered = ask(handed!, sql);
+      const answered = ask(handed, sql);
       connection.asked.at(-1)!.answer(null, {});
       await answered;
     }
-    handed!.release();
+    handed.release();
 
     expect({ released: connection.released, destroyed: connection.destroyed }).toEqual({ released: 1, destroyed: 0 });
   });
