@@ -1,6 +1,7 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { CreateSensorRecordDto } from '../dto/create-sensor-record.dto.js';
+import { passesConstraints } from './passes-constraints.js';
 import { shapeInstance } from './submission-shape.js';
 import { isPlainObject } from './unwrap-member.js';
 import { validationFailure } from './validation-failure.js';
@@ -17,10 +18,12 @@ export type SubmissionCheck = { submission: CreateSensorRecordDto; errors?: neve
 
 /**
  * Shapes a parsed submission into the DTO (members outside the DTOs are dropped, not rejected;
- * anything but a JSON object reads as an object without members) and validates it with class-validator.
+ * anything but a JSON object reads as an object without members) and validates it with class-validator:
+ * its constraints asked directly first, `validate()` for the words of a submission they do not pass.
  */
 export async function checkSubmission(submitted: unknown): Promise<SubmissionCheck> {
   const submission = shapeInstance(CreateSensorRecordDto, isPlainObject(submitted) ? submitted : {});
+  if (passesConstraints(submission)) return { submission };
   const errors = await validate(submission, VALIDATOR_OPTIONS);
   return errors.length > 0 ? { errors } : { submission };
 }
