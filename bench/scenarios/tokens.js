@@ -4,6 +4,7 @@
 // grant, read against the machine's signing rate when the signing scenario ran; with `--baseline`,
 // each kind on the baseline right after this tree's.
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { counterRates, statusCounters } from '../database.js';
 import { cpuSecondsOf } from '../processes.js';
 import { tokenTable } from '../report.js';
@@ -43,6 +44,8 @@ async function grants(stand, service, { kind, users, concurrency, durationSec, l
   const measured = {
     ...result,
     side: service.name,
+    // The machine's 1-minute load average at the end: the other work on the cores that the figures share.
+    loadAverage: loadavg()[0] ?? NaN,
     cpuPerGrantMs: {
       server: perGrant(cpuSecondsOf(service.child.pid) - before.server),
       database: perGrant(cpuSecondsOf(stand.dbPid) - before.database),
@@ -51,7 +54,7 @@ async function grants(stand, service, { kind, users, concurrency, durationSec, l
   };
   log(
     `${service.name} token ${kind}: ${result.grantsPerSec.toFixed(0)} grants/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, failed ${result.failed}` +
-      ` | CPU ms/grant: server ${measured.cpuPerGrantMs.server}, MariaDB ${measured.cpuPerGrantMs.database} | per grant: Questions ${measured.databasePerGrant.Questions}, fsyncs ${measured.databasePerGrant.Innodb_data_fsyncs}`,
+      ` | CPU ms/grant: server ${measured.cpuPerGrantMs.server}, MariaDB ${measured.cpuPerGrantMs.database} | per grant: Questions ${measured.databasePerGrant.Questions}, fsyncs ${measured.databasePerGrant.Innodb_data_fsyncs} | load average ${measured.loadAverage.toFixed(1)}`,
   );
   return measured;
 }
