@@ -26,16 +26,7 @@ export interface TextFacts {
  * late, never passes yesterday's time for today's.
  */
 export function siteTime(at: Date, timeZone: string, now: number, always: 'date' | 'when-not-today' = 'when-not-today'): string {
-  const parts = new Intl.DateTimeFormat('en-NZ', {
-    timeZone,
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(at);
+  const parts = formatters(timeZone).wallClock.formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((found) => found.type === type)?.value ?? '';
   const today = siteDay(new Date(now), timeZone);
   const day = siteDay(at, timeZone);
@@ -48,7 +39,34 @@ export function siteTime(at: Date, timeZone: string, now: number, always: 'date'
 
 /** `2026-11-26`: the date at the site. */
 function siteDay(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return formatters(timeZone).day.format(at);
+}
+
+/**
+ * One pair of formatters per zone, made once: a new Intl.DateTimeFormat cost more of the service's CPU
+ * than anything else in writing a notification (docs/benchmark.md#alerts).
+ */
+const formattersOf = new Map<string, { wallClock: Intl.DateTimeFormat; day: Intl.DateTimeFormat }>();
+
+function formatters(timeZone: string): { wallClock: Intl.DateTimeFormat; day: Intl.DateTimeFormat } {
+  let found = formattersOf.get(timeZone);
+  if (!found) {
+    found = {
+      wallClock: new Intl.DateTimeFormat('en-NZ', {
+        timeZone,
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      }),
+      day: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+    };
+    formattersOf.set(timeZone, found);
+  }
+  return found;
 }
 
 /** `3 h 20 min`, `45 min`, `2 d 1 h`: whole minutes, so that a time short of the 24-hour deadline never reads as reaching it. */
