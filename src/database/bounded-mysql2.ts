@@ -14,14 +14,14 @@ type Bounded = PooledConnection & { [BOUNDED]?: true };
 const TRANSACTION_START = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
 const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK)\s*$/i;
 
-/** mysql2's code for a query that outlived its `timeout`. */
-const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
+/** A statement sent and not answered by the deadline, as mysql2 reports one that outlived its own `timeout`. */
+const statementTimedOut = () => Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
 
 /**
  * mysql2 as TypeORM's MySQL driver uses it, with every wait bounded by the database deadline of the
  * caller's scope (`database-deadline.ts`): taking a connection from the pool (mysql2 queues callers
- * without limit and has no acquire timeout) and each statement (mysql2's per-query `timeout`), prepared
- * ones (`execute`, prepared-statement.ts) included. A
+ * without limit and has no acquire timeout) and each statement, prepared ones (`execute`,
+ * prepared-statement.ts) included (`untilDeadline`). A
  * statement that timed out leaves its connection in the middle of a command the server may still
  * answer, and one whose transaction was not ended by a confirmed COMMIT or ROLLBACK (its ROLLBACK
  * refused at the deadline) would carry that transaction to the pool's next caller: either connection
@@ -84,13 +84,11 @@ function boundConnection(connection: Bounded): PooledConnection {
     }
     if (TRANSACTION_START.test(options.sql)) inTransaction = true;
     const ends = TRANSACTION_END.test(options.sql);
-    const bounded: QueryCallback = (error, ...results) => {
-      if (error?.code === STATEMENT_TIMEOUT) destroy(connection);
+    const bounded = untilDeadline(connection, timeLeft, statementTimedOut, (error, ...results) => {
       if (ends && !error) inTransaction = false;
       done(error, ...results);
-    };
-    const timed = timeLeft === Infinity ? sql : { ...options, timeout: Math.ceil(timeLeft) };
-    return typeof values === 'function' ? query(timed, bounded) : query(timed, values, bounded);
+    });
+    return typeof values === 'function' ? query(sql, bounded) : query(sql, values, bounded);
   };
   // A transaction whose end went unconfirmed (its ROLLBACK refused at the deadline, or answered with an
   // error) must not serve the pool's next caller: its START TRANSACTION or COMMIT would store the
@@ -102,29 +100,48 @@ function boundConnection(connection: Bounded): PooledConnection {
     destroy(connection);
   };
   const execute = connection.execute.bind(connection);
-  // A prepared statement: mysql2 first prepares it (a round trip its `timeout` does not cover, once per
-  // connection and text), so the whole call runs on a timer of its own.
+  // A prepared statement: mysql2 first prepares it (a round trip, once per connection and text), which
+  // the deadline covers too.
   connection.execute = (sql: string, values: unknown[], done: QueryCallback) => {
     const timeLeft = databaseTimeLeft();
-    if (timeLeft === Infinity) return execute(sql, values, done);
     if (timeLeft <= 0) {
       process.nextTick(done, new DatabaseTimeoutError('a database statement'));
       return undefined;
     }
-    let waiting = true;
-    const timer = setTimeout(() => {
-      waiting = false;
-      destroy(connection);
-      done(new DatabaseTimeoutError('a database statement'));
-    }, Math.ceil(timeLeft));
-    return execute(sql, values, (error, ...results) => {
-      if (!waiting) return;
-      waiting = false;
-      clearTimeout(timer);
-      done(error, ...results);
-    });
+    return execute(
+      sql,
+      values,
+      untilDeadline(connection, timeLeft, () => new DatabaseTimeoutError('a database statement'), done),
+    );
   };
   return connection;
+}
+
+/**
+ * `done`, called once: with the driver's answer, or at the deadline with `timedOut()`, the connection
+ * destroyed (the server may still answer on it). The deadline lets the sockets be read first: after an
+ * event loop held up past it, Node runs due timers before it reads sockets, and would take a statement
+ * whose answer had come in time (a COMMIT applied and confirmed) for one never answered.
+ */
+function untilDeadline(connection: PooledConnection, timeLeft: number, timedOut: () => Error, done: QueryCallback): QueryCallback {
+  if (timeLeft === Infinity) return done;
+  let waiting = true;
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!waiting) return;
+        waiting = false;
+        destroy(connection);
+        done(timedOut());
+      }),
+    Math.ceil(timeLeft),
+  );
+  return (error, ...results) => {
+    if (!waiting) return;
+    waiting = false;
+    clearTimeout(timer);
+    done(error, ...results);
+  };
 }
 
 /** SQL text or a `{ sql, … }` options object: what TypeORM passes (not a prepared Query command). */

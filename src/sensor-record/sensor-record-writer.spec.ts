@@ -17,6 +17,11 @@ const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorReco
 const connectionLost = () =>
   Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
 
+/** Lets the event loop turn until `condition` holds: no timer, so it proves nothing by waiting long enough. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe(SensorRecordWriter.name, () => {
   let dataSource: DataSource;
   let sut: SensorRecordWriter;
@@ -210,6 +215,22 @@ describe(SensorRecordWriter.name, () => {
       expect(commits).toEqual([]);
       expect(rollbacks).toBe(0);
       expect(await stored()).toEqual([]);
+    });
+
+    it('refuses a queued row at its deadline, without waiting for the batch in flight to end', async () => {
+      let releaseCommit!: () => void;
+      const commitHeld = new Promise<void>((resolve) => (releaseCommit = resolve));
+      dataSource.subscribers.push({ beforeTransactionCommit: () => commitHeld });
+      const inFlight = write(reportRow(1));
+      await waitUntil(() => commits.length === 1);
+
+      const queued = withDatabaseDeadline(Date.now() - 1, () => sut.write(reportRow(2)));
+
+      await expect(queued).rejects.toMatchObject({ code: 'DATABASE_WAIT_TIMEOUT' });
+      expect(resolvedWrites).toBe(0);
+      releaseCommit();
+      await inFlight;
+      expect((await stored()).map((row) => row.sequence)).toEqual([1]);
     });
 
     it('rolls the batch back instead of sending COMMIT with too little time left', async () => {

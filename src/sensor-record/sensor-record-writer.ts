@@ -39,6 +39,8 @@ interface PendingUnit {
   deadline: number;
   resolve: (nids: number[]) => void;
   reject: (error: unknown) => void;
+  /** Refuses the unit at its deadline if it is still queued then. */
+  expiry?: NodeJS.Timeout;
 }
 
 /**
@@ -49,7 +51,7 @@ interface PendingUnit {
  * row (the rows' sensors are updated in the same transaction). Each caller gets its own rows' nids, and only after the COMMIT.
  *
  * A unit keeps the database deadline of the request that wrote it: a unit whose deadline passes while
- * it queues is refused without being written, and a batch works to the earliest deadline among its
+ * it queues is refused then, without being written, and a batch works to the earliest deadline among its
  * units, rolling back rather than committing when too little time is left.
  */
 export class SensorRecordWriter {
@@ -81,9 +83,21 @@ export class SensorRecordWriter {
   writeTogether(rows: NewSensorRecordRow[]): Promise<number[]> {
     const deadline = databaseDeadline() ?? Infinity;
     return new Promise<number[]>((resolve, reject) => {
-      this.queue.push({ rows, deadline, resolve, reject });
+      const unit: PendingUnit = { rows, deadline, resolve, reject };
+      this.queue.push(unit);
       this.startBatches();
+      // Answered at its deadline, not when a batch in flight (or its clean-up) next frees a turn.
+      if (deadline !== Infinity && this.queue.includes(unit)) {
+        unit.expiry = setTimeout(() => this.expire(unit), Math.max(0, deadline - Date.now()));
+      }
     });
+  }
+
+  private expire(unit: PendingUnit): void {
+    const index = this.queue.indexOf(unit);
+    if (index < 0) return;
+    this.queue.splice(index, 1);
+    unit.reject(new DatabaseTimeoutError('a turn to write the record'));
   }
 
   private startBatches(): void {
@@ -109,6 +123,7 @@ export class SensorRecordWriter {
       const next = this.queue[0]!;
       if (batch.length > 0 && rows + next.rows.length > this.limits.maxRowsPerBatch) break;
       this.queue.shift();
+      clearTimeout(next.expiry);
       if (next.deadline <= now) {
         next.reject(new DatabaseTimeoutError('a turn to write the record'));
         continue;
