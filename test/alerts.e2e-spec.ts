@@ -1,10 +1,13 @@
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { AlertNotificationEntity } from '../src/alerts/alert-notification.entity.js';
+import { AlertOutbox, type NewNotification } from '../src/alerts/alert-outbox.js';
+import { dueClockSteps, ofOpenEpisodes } from '../src/alerts/sprung-clock.js';
 import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
 import { SprungEpisodeEntity } from '../src/alerts/sprung-episode.entity.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { runInTransaction } from '../src/database/run-in-transaction.js';
 import * as alerts from './utils/alerts.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -347,7 +350,7 @@ describe('Alerts', () => {
     await until(() => receiver.received.length >= 2);
   });
 
-  it('tells of a trap reported 26 h after it was sprung that its deadline passed, and raises the deadline at once', async () => {
+  it("tells of a trap reported 26 h after it was sprung that its deadline passed, and raises the deadline at the clock's next pass", async () => {
     const alertId = await twoDaysBefore(() => createWebhookAlert(owner.username, 'sprung'));
     const sprungAt = new Date(clock.now() - 26 * HOUR_MS);
     await send(owner, { dev_id: 'trap-later', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
@@ -361,6 +364,41 @@ describe('Alerts', () => {
     expect(receiver.received[1]!.json!.text).toMatch(
       /^Deadline: trap trap-later sprung 1 d 2 h ago \(.+\) and still not set: the 24 hours are up$/,
     );
+  });
+
+  it("writes no step of an episode a Set closed after the clock's pass read it open: the reset stays the episode's last notification", async () => {
+    const alertId = await createWebhookAlert(owner.username, 'sprung,reset');
+    const sprungAt = clock.now() - 23 * HOUR_MS;
+    await send(owner, { dev_id: 'trap-race', time: new Date(sprungAt).toISOString(), event: 'Sprung', status: 'Sprung' });
+    const setAgain = () => send(owner, { dev_id: 'trap-race', time: new Date(clock.now()).toISOString(), event: 'Set', status: 'Set' });
+    // A pass at a moment the running clock (standing still an hour before) does not reach: the deadline is due there.
+    const passAt = sprungAt + 24 * HOUR_MS + 1000;
+    const outbox = testApp.app.get(AlertOutbox);
+    const write = async (manager: EntityManager, due: NewNotification[]) => {
+      const kept = await ofOpenEpisodes(manager, due);
+      await outbox.add(manager, kept);
+      return { due: due.map((step) => step.event), kept: kept.map((step) => step.event) };
+    };
+    // The Set commits between the pass's read of the open episodes and its write. MySQL gives the Set its
+    // own connection, so the pass is one transaction; SQLite runs a process's transactions one after another.
+    const dataSource = testApp.dataSource;
+    const pass =
+      dataSource.options.type === 'mysql'
+        ? await dataSource.transaction(async (manager) => {
+            const due = await dueClockSteps(manager, passAt);
+            await setAgain();
+            return write(manager, due);
+          })
+        : await runInTransaction(dataSource, (manager) => dueClockSteps(manager, passAt)).then(async (due) => {
+            await setAgain();
+            return runInTransaction(dataSource, (manager) => write(manager, due));
+          });
+
+    expect(pass).toEqual({ due: ['sprung_deadline'], kept: [] });
+    expect(await stepsOf(alertId)).toEqual(['sprung', 'reset']);
+    await until(() => receiver.received.length >= 2);
+    await settled();
+    expect(receiver.events()).toEqual(['sprung trap-race', 'reset trap-race']);
   });
 
   it('delivers everything after the receiver was down for a while, in order per sensor', async () => {

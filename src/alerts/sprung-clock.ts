@@ -66,10 +66,30 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
 }
 
 /**
+ * The steps whose episode is still open as the clock writes them. A `Set` may close an episode after
+ * the pass read it open: its `reset` must stay the episode's last notification, so each episode is
+ * read again here, on MySQL under a lock on its row (a locking read sees the last commit, and a `Set`
+ * that comes after waits for the pass to commit, its `reset` then written after the steps). SQLite
+ * runs the transactions of a process one after another.
+ */
+export async function ofOpenEpisodes(manager: EntityManager, due: NewNotification[]): Promise<NewNotification[]> {
+  if (due.length === 0) return due;
+  const query = manager
+    .getRepository(SprungEpisodeEntity)
+    .createQueryBuilder('episode')
+    .select('episode.id', 'id')
+    .where('episode.id IN (:...ids) AND episode.resetAt IS NULL', { ids: [...new Set(due.map((step) => step.episodeId!))] })
+    .orderBy('episode.id');
+  if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+  const open = new Set((await query.getRawMany<{ id: number | string }>()).map((row) => Number(row.id)));
+  return due.filter((step) => open.has(step.episodeId!));
+}
+
+/**
  * A step that came due before the alert could hear of the episode: before the alert existed (set up
  * for a trap already sprung), or before the report that sprung the trap arrived (reported late). A
- * reminder or escalation then would be a stale burst; the deadline is raised all the same, at once
- * when the 24 hours are up, since a trap still sprung at its deadline is what the owner must hear
+ * reminder or escalation then would be a stale burst; the deadline is raised all the same, by the
+ * next pass when the 24 hours are up, since a trap still sprung at its deadline is what the owner must hear
  * (docs/alerts.md#the-24-hour-clock).
  */
 function passedOver(event: AlertEvent, dueAt: number, alert: AlertEntity, reportedAt: number): boolean {
