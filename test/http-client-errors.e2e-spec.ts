@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONNECT_REFUSED_MESSAGE } from '../src/common/http/client-errors.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { rawExchange } from './utils/raw-response.js';
@@ -103,6 +104,15 @@ describe('Requests the HTTP parser refuses', () => {
 
     expect(answers.map((answer) => answer.status)).toEqual([408, 431, 400]);
     for (const answer of answers) expect(answer.headers).toMatchObject(security);
+  });
+
+  it('answers 400 with a JSON body to a CONNECT: the service is no proxy', async () => {
+    const answer = await rawExchange(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(JSON.parse(answer.body)).toEqual({ message: CONNECT_REFUSED_MESSAGE });
   });
 
   it('answers 400 with a JSON body for a request that is not HTTP', async () => {

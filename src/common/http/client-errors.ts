@@ -1,8 +1,11 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The 400 of a request whose body ends before its length (the client gave up or half-closed). */
 export const REQUEST_ABORTED_MESSAGE = 'Request aborted';
+
+/** The 400 of a CONNECT request: the service is no proxy and tunnels to nowhere. */
+export const CONNECT_REFUSED_MESSAGE = 'Bad request: CONNECT is not served here; this is not a proxy.';
 
 /** A Node.js HTTP parser error, with the code that says what went wrong. */
 type ClientError = Error & { code?: string };
@@ -31,7 +34,7 @@ function clientErrorAnswer(error: ClientError, bodyTimeoutMs: number): { status:
 /**
  * Bounds how long a request may take to arrive (headers and body; Node's own default is five minutes,
  * a connection held all that time by a body shorter than its `Content-Length`) and answers the
- * errors of Node's HTTP parser with JSON bodies (docs/interface.md#errors). Set before the server
+ * errors of Node's HTTP parser, and a CONNECT, with JSON bodies (docs/interface.md#errors). Set before the server
  * listens: Node reads the checking interval then.
  */
 export function answerClientErrors(
@@ -45,17 +48,25 @@ export function answerClientErrors(
   server.headersTimeout = bodyTimeoutMs;
   // Node checks the deadlines every 30 s by default: a tenth of the deadline keeps the answer close to it.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(Math.ceil(bodyTimeoutMs / 10), 1000);
+  const answer = (socket: Socket, status: number, message: string): void => {
+    const body = JSON.stringify({ message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${extraHeaders}` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
   server.on('clientError', (error: ClientError, socket: Socket) => {
     // As Node itself does: answer only when nothing of a response has gone out on this connection.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
       const { status, message } = clientErrorAnswer(error, bodyTimeoutMs);
-      const body = JSON.stringify({ message });
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${extraHeaders}` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      answer(socket, status, message);
     }
     socket.destroy(error);
+  });
+  // Node hands a CONNECT to its 'connect' listeners and, with none, closes the connection unanswered.
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    if (socket.writable) answer(socket, 400, CONNECT_REFUSED_MESSAGE);
+    socket.end();
   });
 }
