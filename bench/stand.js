@@ -72,11 +72,11 @@ async function cli(dir, args, env) {
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
 }
 
-/** The node flags of the `start` script (`node <flags> dist/main.js`). */
+/** The node flags of the `start` script (`[exec] node <flags> dist/main.js`). */
 function startScriptNodeFlags(root) {
   const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
-  const flags = /^node\s+(.*?)\s*dist\/main\.js$/.exec(start);
-  if (!flags) throw new Error(`package.json "start" is not "node [flags] dist/main.js": ${start}`);
+  const flags = /^(?:exec\s+)?node\s+(.*?)\s*dist\/main\.js$/.exec(start);
+  if (!flags) throw new Error(`package.json "start" is not "[exec] node [flags] dist/main.js": ${start}`);
   return (flags[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
