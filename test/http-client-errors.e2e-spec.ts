@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECT_REFUSED_MESSAGE } from '../src/common/http/client-errors.js';
+import { HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { rawExchange } from './utils/raw-response.js';
@@ -113,6 +114,43 @@ describe('Requests the HTTP parser refuses', () => {
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(JSON.parse(answer.body)).toEqual({ message: CONNECT_REFUSED_MESSAGE });
+  });
+
+  it('answers 400 with a JSON body and the security headers to an HTTP/1.1 request without Host, storing nothing', async () => {
+    const routed = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    const security = Object.fromEntries(SECURITY_HEADERS.map((name) => [name, routed.headers[name]]));
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answers = [
+      await rawExchange(port, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      await rawExchange(port, submission(body).replace('Host: localhost\r\n', 'Connection: close\r\n')),
+    ];
+
+    for (const answer of answers) {
+      expect([answer.status, answer.headers['content-type'], JSON.parse(answer.body)]).toEqual([
+        400,
+        'application/json; charset=utf-8',
+        { message: HOST_REQUIRED_MESSAGE },
+      ]);
+      expect(answer.headers).toMatchObject(security);
+    }
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('serves an HTTP/1.0 request without Host, which needs none, and reads the path of an absolute-form target', async () => {
+    const answers = [
+      await rawExchange(port, 'GET /health HTTP/1.0\r\n\r\n'),
+      await rawExchange(port, 'GET http://localhost/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    ];
+
+    for (const answer of answers)
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([200, expect.objectContaining({ status: 'ok' })]);
+  });
+
+  it('answers 400 with a JSON body to a path whose percent-encoding does not decode', async () => {
+    const answer = await rawExchange(port, 'GET /node/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([400, { message: "Failed to decode param '%ff'" }]);
   });
 
   it('answers 400 with a JSON body for a request that is not HTTP', async () => {

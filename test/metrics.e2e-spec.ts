@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
+import { HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields } from '../src/common/http/security-headers.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
+import { rawExchange, type RawAnswer } from './utils/raw-response.js';
 import { createTestApp, TestApp } from './utils/test-app.js';
 
 describe('Prometheus metrics', () => {
@@ -171,6 +173,39 @@ describe('Prometheus metrics, configured away', () => {
       'application/json',
       { message: 'No route found for "GET /health"' },
     ]);
+    await testApp.close();
+  });
+
+  it('answers on METRICS_PORT as the service port does a request without Host and a path that does not decode, and reads an absolute-form target', async () => {
+    const port = await freePort();
+    process.env.METRICS_PORT = String(port);
+    const testApp = await createTestApp();
+    await testApp.app.listen(0, '127.0.0.1');
+    const servicePort = (testApp.app.getHttpServer().address() as { port: number }).port;
+    const seen = (answer: RawAnswer) => [
+      answer.status,
+      JSON.parse(answer.body) as unknown,
+      ...securityHeaderFields(SECURITY_HEADER_OPTIONS).map(([name]) => answer.headers[name.toLowerCase()]),
+    ];
+
+    for (const [text, message] of [
+      ['GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n', HOST_REQUIRED_MESSAGE],
+      ['GET /metrics/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', "Failed to decode param '%ff'"],
+    ]) {
+      const onMetricsPort = await rawExchange(port, text!);
+      expect(seen(onMetricsPort)).toEqual(seen(await rawExchange(servicePort, text!)));
+      expect([onMetricsPort.status, onMetricsPort.headers['content-type'], JSON.parse(onMetricsPort.body)]).toEqual([
+        400,
+        'application/json',
+        { message },
+      ]);
+    }
+    const absolute = await rawExchange(
+      port,
+      `GET http://127.0.0.1:${port}/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    );
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toContain('# TYPE http_requests_total counter');
     await testApp.close();
   });
 

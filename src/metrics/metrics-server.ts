@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type IncomingMessage, Server, type ServerResponse } from 'node:http';
 import { answerClientErrors } from '../common/http/client-errors.js';
+import { HTTP_SERVER_OPTIONS, requestRefusal, targetPath } from '../common/http/request-target.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from '../common/http/security-headers.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -27,7 +28,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     const { enabled, port, host } = this.config.metrics;
     if (!enabled || port === undefined) return;
-    this.server = createServer((request, response) => this.withSecurityHeaders(request, response, () => this.answer(request, response)));
+    this.server = createServer(HTTP_SERVER_OPTIONS, (request, response) =>
+      this.withSecurityHeaders(request, response, () => this.answer(request, response)),
+    );
     answerClientErrors(this.server, this.config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));
     await new Promise<void>((resolve, reject) => this.server?.once('error', reject).listen(port, host, resolve));
     new Logger(MetricsServer.name).log(`Metrics on ${host}:${port}`);
@@ -39,7 +42,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   private answer(request: IncomingMessage, response: ServerResponse): void {
     const method = request.method ?? 'GET';
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const refusal = requestRefusal(request);
+    if (refusal !== undefined) return sendError(response, 400, refusal);
+    const path = targetPath(request.url ?? '/');
     if (path !== '/metrics') return sendError(response, 404, noRouteMessage(method, path));
     if (method !== 'GET' && method !== 'HEAD') {
       return sendError(response, 405, `${noRouteMessage(method, path)}: Method Not Allowed (Allow: ${ALLOW})`, { Allow: ALLOW });

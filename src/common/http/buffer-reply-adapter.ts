@@ -1,6 +1,9 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { createServer } from 'node:http';
 import { Answer } from './answer.js';
+import { HTTP_SERVER_OPTIONS } from './request-target.js';
 
 /**
  * Express as Nest drives it, plus the one way handlers answer (docs/development.md#how-a-route-answers):
@@ -10,9 +13,24 @@ import { Answer } from './answer.js';
  * request) to send bytes; rendered answers are whole in memory, so one write does. Express's `send()`
  * is not used for them: it would add a charset to the Content-Types of
  * docs/interface.md#response-formats, and an ETag to answers that carry none. Every other body goes
- * through Nest's own reply.
+ * through Nest's own reply. Its server is Node's, made with the service's options.
  */
 export class BufferReplyAdapter extends ExpressAdapter {
+  /**
+   * Node's server with HTTP_SERVER_OPTIONS, which Nest's own cannot be given. The service speaks
+   * plain HTTP (TLS ends at the proxy) and sets none of the options Nest's server honours
+   * (`httpsOptions`, `return503OnClosing`, `forceCloseConnections`): it drains on its own
+   * (http-server-drain.service.ts).
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options.httpsOptions || options.return503OnClosing || options.forceCloseConnections) {
+      throw new Error(
+        'BufferReplyAdapter serves plain HTTP and drains on its own: httpsOptions, return503OnClosing and forceCloseConnections are not supported',
+      );
+    }
+    this.setHttpServer(createServer(HTTP_SERVER_OPTIONS, this.getInstance()));
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof Answer) {
       if (body.status !== undefined) response.status(body.status);
