@@ -55,11 +55,12 @@ export class AlertOutbox implements SensorTransitionSink {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async record(manager: EntityManager, transitions: SensorTransition[]): Promise<void> {
+  /** Answers whether it wrote notifications: only then do this instance's dispatchers need waking at the commit. */
+  async record(manager: EntityManager, transitions: SensorTransition[]): Promise<boolean> {
     const uids = [...new Set(transitions.map((transition) => transition.sensor.uid))];
     const alerts = await manager.getRepository(AlertEntity).find({ where: { uid: In(uids) }, order: { id: 'ASC' } });
     const episodes = await keepEpisodes(manager, transitions, ({ sensor }) => alerts.some((alert) => hearsSensor(alert, sensor)));
-    if (alerts.length === 0) return;
+    if (alerts.length === 0) return false;
     // When these records arrived, as each record's `created` says it (whole seconds).
     const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
     const notifications: NewNotification[] = [];
@@ -97,6 +98,7 @@ export class AlertOutbox implements SensorTransitionSink {
       sprungAt.get(sensor.uid)!.set(sensor.devId, kind === 'sprung' ? at : null);
     }
     await this.add(manager, notifications, (uid) => ({ alerts, sprungAt: sprungAt.get(uid) ?? new Map() }));
+    return notifications.length > 0;
   }
 
   committed(): void {

@@ -7,6 +7,7 @@ import { sensorRecordRowStub } from '../../test/fixtures/sensor-record-row.stub.
 import { DuplicateUplinkError } from './duplicate-uplink.error.js';
 import { MIN_TIME_FOR_COMMIT_MS, SensorRecordWriter } from './sensor-record-writer.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
+import type { SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 
 const reportRow = (sequence: number, uuid: string = randomUUID()): NewSensorRecordRow => ({
   ...sensorRecordRowStub,
@@ -205,6 +206,41 @@ describe(SensorRecordWriter.name, () => {
     const nid = await write(reportRow(2));
 
     expect(await stored()).toEqual([{ nid, vid: nid, uuid: expect.any(String), sequence: 2 }]);
+  });
+
+  describe("with a sink for the sensors' transitions", () => {
+    /** Records what it is handed and answers `announce` (whether it wrote something to announce after the commit). */
+    const sinkAnswering = (announce: boolean) => {
+      const seen = { recorded: 0, committed: 0 };
+      const sink: SensorTransitionSink = {
+        record: async (_manager, transitions) => {
+          seen.recorded += transitions.length;
+          return announce;
+        },
+        committed: () => void seen.committed++,
+      };
+      return { sink, seen };
+    };
+
+    it('tells it of the commit when it wrote something to announce', async () => {
+      const { sink, seen } = sinkAnswering(true);
+      sut = new SensorRecordWriter(dataSource, { maxBatchesInFlight: 1, maxRowsPerBatch: 3 }, sink);
+
+      await sut.write(reportRow(1));
+
+      expect(seen.recorded).toBeGreaterThan(0);
+      expect(seen.committed).toBe(1);
+    });
+
+    it('does not tell it of a commit that gave it nothing to announce', async () => {
+      const { sink, seen } = sinkAnswering(false);
+      sut = new SensorRecordWriter(dataSource, { maxBatchesInFlight: 1, maxRowsPerBatch: 3 }, sink);
+
+      await sut.write(reportRow(1));
+
+      expect(seen.recorded).toBeGreaterThan(0);
+      expect(seen.committed).toBe(0);
+    });
   });
 
   describe('with a database deadline', () => {

@@ -161,6 +161,7 @@ export class SensorRecordWriter {
     const deadline = Math.min(...batch.map((unit) => unit.deadline));
     const mysql = this.dataSource.options.type === 'mysql';
     let transitions: SensorTransition[] = [];
+    let announce = false;
     const nids = await withDatabaseDeadline(deadline, () =>
       runInTransaction(this.dataSource, async (manager) => {
         await this.insert.run(manager, rows);
@@ -174,7 +175,7 @@ export class SensorRecordWriter {
           manager,
           rows.map((row, index) => ({ ...row, nid: nids[index]! })),
         );
-        if (this.transitions && transitions.length > 0) await this.transitions.record(manager, transitions);
+        announce = this.transitions !== undefined && transitions.length > 0 && (await this.transitions.record(manager, transitions));
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
         if (databaseTimeLeft() < MIN_TIME_FOR_COMMIT_MS) throw new DatabaseTimeoutError('the COMMIT');
         return nids;
@@ -184,7 +185,7 @@ export class SensorRecordWriter {
         throw mysql && isFailedCommit(error) ? new CommitUnconfirmedError(error) : error;
       }),
     );
-    if (transitions.length > 0) this.transitions?.committed(transitions);
+    if (announce) this.transitions?.committed(transitions);
     return nids;
   }
 }

@@ -24,8 +24,11 @@ export interface SensorTransition {
   previous?: number | null;
 }
 
-/** Handed the transitions of each batch of records in its transaction, and told once it committed. */
+/**
+ * Handed the transitions of each batch of records in its transaction; told once it committed, when
+ * `record` answered that it wrote something to announce (the alerts: a notification).
+ */
 export interface SensorTransitionSink {
-  record(manager: EntityManager, transitions: SensorTransition[]): Promise<void>;
+  record(manager: EntityManager, transitions: SensorTransition[]): Promise<boolean>;
   committed(transitions: SensorTransition[]): void;
 }

@@ -24,6 +24,7 @@ export async function raiseSilent(dataSource: DataSource, now: number, graceSeco
     .limit(PASS_LIMIT)
     .getMany();
   const raised: SensorTransition[] = [];
+  let announce = false;
   for (const { uid, devId } of candidates) {
     const transition = await runInTransaction(dataSource, async (manager) => {
       const at = new Date(now);
@@ -36,11 +37,11 @@ export async function raiseSilent(dataSource: DataSource, now: number, graceSeco
       if (!marked.affected) return null;
       const sensor = await manager.getRepository(SensorEntity).findOneByOrFail({ uid, devId });
       const silent: SensorTransition = { kind: 'silent', sensor, nid: null, at };
-      await sink.record(manager, [silent]);
+      if (await sink.record(manager, [silent])) announce = true;
       return silent;
     });
     if (transition) raised.push(transition);
   }
-  if (raised.length > 0) sink.committed(raised);
+  if (announce) sink.committed(raised);
   return raised.length;
 }
