@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
+import { sha256 } from '../src/common/crypto/sha256.js';
 import { RefreshTokensService } from '../src/auth/tokens/refresh-tokens.service.js';
 import { createClient, createUser, obtainTokens, TOKEN_PATH, type TestClient, type TokenPair } from './utils/auth-fixtures.js';
 import { testEngine } from './utils/engine.js';
@@ -19,9 +20,14 @@ describe('Token endpoint: the statements of a refresh grant', () => {
       client_secret: client.clientSecret,
       refresh_token: refreshToken,
     });
-  /** Statements on the token and user tables (the client's row is cached for a few seconds, so it may or may not be read). */
+  /**
+   * Statements on the token tables, and transaction control (not the client's row, cached for a few seconds so
+   * read or not, nor what the service's timers send meanwhile, such as the signing keys' reload).
+   */
   const grantStatements = async (refreshToken: string) =>
-    (await statementsDuring(testApp.dataSource, () => refresh(refreshToken).expect(200))).filter((sql) => !/oauth_clients/.test(sql));
+    (await statementsDuring(testApp.dataSource, () => refresh(refreshToken).expect(200))).filter(
+      (sql) => ['BEGIN', 'COMMIT'].includes(statementKind(sql)) || /oauth_(refresh|access)_tokens/.test(sql),
+    );
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -42,11 +48,18 @@ describe('Token endpoint: the statements of a refresh grant', () => {
   });
 
   it('reads the token with its user, stores the new pair, then takes the used token: four statements', async () => {
-    const statements = await grantStatements(pair.refresh_token);
+    const statements = (await grantStatements(pair.refresh_token)).flatMap((sql) => sql.split(/;\s*/));
 
     const work = statements.map(statementKind).filter((kind) => kind !== 'BEGIN' && kind !== 'COMMIT');
     expect(work).toEqual(['SELECT', 'INSERT', 'INSERT', 'UPDATE']);
     expect(statements.filter((sql) => /^\s*UPDATE/i.test(sql))).toEqual([expect.stringMatching(/oauth_refresh_tokens[\s\S]*revoked = 0/i)]);
+  });
+
+  it('sends the new pair and the UPDATE together on MySQL: two round trips', async () => {
+    const statements = await grantStatements(pair.refresh_token);
+
+    const sent = statements.filter((sql) => !['BEGIN', 'COMMIT'].includes(statementKind(sql)));
+    expect(sent.map(statementKind)).toEqual(testEngine === 'mysql' ? ['SELECT', 'INSERT'] : ['SELECT', 'INSERT', 'INSERT', 'UPDATE']);
   });
 
   it('sends no transaction of its own on MySQL, where each statement commits as it runs; on SQLite it waits its turn as one', async () => {
@@ -56,13 +69,17 @@ describe('Token endpoint: the statements of a refresh grant', () => {
     expect(control).toEqual(testEngine === 'mysql' ? [] : ['BEGIN', 'COMMIT']);
   });
 
-  it('leaves the used token valid when the new pair cannot be stored, so the retry is granted', async () => {
-    const connectionLost = Object.assign(new Error('Connection lost: The server closed the connection.'), {
-      code: 'PROTOCOL_CONNECTION_LOST',
+  it('leaves the used token valid when the server refuses to store the new pair, so the retry is granted', async () => {
+    const refreshTokens = testApp.app.get(RefreshTokensService);
+    const issue = refreshTokens.issue.bind(refreshTokens);
+    // A new refresh token whose digest is already stored (the used token's): the server refuses its INSERT,
+    // and must then not run the UPDATE sent after it.
+    jest.spyOn(refreshTokens, 'issue').mockImplementationOnce((...args) => {
+      const issued = issue(...args);
+      return { ...issued, record: { ...issued.record, parameters: [sha256(pair.refresh_token), ...issued.record.parameters.slice(1)] } };
     });
-    jest.spyOn(testApp.app.get(RefreshTokensService), 'issue').mockRejectedValueOnce(connectionLost);
 
-    await refresh(pair.refresh_token).expect(503);
+    await refresh(pair.refresh_token).expect(500);
 
     const retried = await refresh(pair.refresh_token).expect(200);
     expect(retried.body.refresh_token).toEqual(expect.any(String));

@@ -7,6 +7,7 @@ import { ClientsService } from '../clients/clients.service.js';
 import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
 import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction, runStatements } from '../../database/run-in-transaction.js';
+import { sendTogether, type Statement } from '../../database/send-together.js';
 import { revokeFamily } from '../tokens/token-family.js';
 import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
@@ -22,9 +23,10 @@ import type { TokenResponse } from './token-response.js';
 
 type RefreshOutcome = { pair: TokenResponse } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
 
-/** A new pair, stored; `response` is what the client is handed, the rest names the rows if it never is. */
+/** A new pair; `response` is what the client is handed, `records` the INSERTs that store it, the rest names the rows if it never is. */
 interface IssuedPair {
   response: TokenResponse;
+  records: [Statement, Statement];
   jti: string;
   refreshTokenHash: string;
 }
@@ -73,8 +75,12 @@ export class TokenGrantsService {
     }
     await this.flood.release(slot);
     const grant = { uid: user.uid, clientId, familyId: randomUUID() };
-    // Two INSERTs, each committed as it runs: if the second fails, the first names a token never handed out.
-    return (await runStatements(this.dataSource, (manager) => this.issuePair(manager, grant))).response;
+    // Two INSERTs sent together, each committed as it runs: if the second fails, the first names a token never handed out.
+    return runStatements(this.dataSource, async (manager) => {
+      const issued = await this.issuePair(manager, grant);
+      await sendTogether(manager, issued.records);
+      return issued.response;
+    });
   }
 
   /** The user, or null when the check failed (the slot then stays taken: it is the failure). */
@@ -90,11 +96,11 @@ export class TokenGrantsService {
   }
 
   /**
-   * Four statements, each committed as it runs (docs/interface.md#refresh-tokens): read the token with
-   * its user; store the new pair; then take the used token with a conditional UPDATE, the one arbiter
-   * between concurrent refreshes. Whatever fails before that UPDATE leaves the used token as it was (the
-   * new rows, whose secrets nobody was given, expire unused), so a retry works; the pair is handed out only
-   * once the UPDATE changed the row.
+   * Four statements in two round trips, each statement committed as it runs
+   * (docs/interface.md#refresh-tokens): read the token with its user; then, sent together, store the new
+   * pair and take the used token with a conditional UPDATE, the one arbiter between concurrent refreshes.
+   * Whatever fails before that UPDATE leaves the used token as it was (the new rows, whose secrets nobody
+   * was given, expire unused), so a retry works; the pair is handed out only once the UPDATE changed the row.
    */
   private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
     const presented = request.required('refresh_token');
@@ -107,7 +113,8 @@ export class TokenGrantsService {
       if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
       if (!stored.userActive) return { error: 'user' };
       const issued = await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId });
-      if (await this.refreshTokens.revoke(manager, stored.id, now)) return { pair: issued.response };
+      const [, , taken] = await sendTogether(manager, [...issued.records, this.refreshTokens.revoke(manager, stored.id, now)]);
+      if (taken === 1) return { pair: issued.response };
       // Another refresh took the token first: this pair is never handed out, and the token came back used.
       await this.discardPair(manager, issued);
       return { reuse: stored.familyId };
@@ -134,7 +141,7 @@ export class TokenGrantsService {
   private async issuePair(manager: EntityManager, grant: TokenGrant): Promise<IssuedPair> {
     const now = Math.floor(this.clock.now() / 1000);
     const access = await this.accessTokens.issue(manager, grant, now);
-    const refresh = await this.refreshTokens.issue(manager, grant, now);
+    const refresh = this.refreshTokens.issue(manager, grant, now);
     return {
       response: {
         token_type: 'Bearer',
@@ -142,6 +149,7 @@ export class TokenGrantsService {
         access_token: access.token,
         refresh_token: refresh.token,
       },
+      records: [access.record, refresh.record],
       jti: access.jti,
       refreshTokenHash: refresh.tokenHash,
     };

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toColumnValue } from '../../database/plain-sql.js';
+import type { Statement } from '../../database/send-together.js';
 import { AccessTokenEntity } from './access-token.entity.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import type { Refused } from './token-refusal.js';
@@ -20,6 +21,8 @@ export interface AccessTokenClaims {
 export interface IssuedAccessToken {
   token: string;
   jti: string;
+  /** The INSERT that records it, sent by the grant with its other writes. */
+  record: Statement;
 }
 
 export interface TokenGrant {
@@ -47,7 +50,7 @@ export class AccessTokensService {
     private readonly keys: SigningKeysService,
   ) {}
 
-  /** Signs an access token and records it so that its family can revoke it. */
+  /** Signs an access token, with the statement that records it so that its family can revoke it. */
   async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<IssuedAccessToken> {
     const jti = randomBytes(32).toString('hex');
     const expiresAt = now + this.config.tokens.accessTokenTtl;
@@ -62,15 +65,15 @@ export class AccessTokensService {
       .setNotBefore(now)
       .setExpirationTime(expiresAt)
       .sign(key.privateKey);
-    await manager.query(INSERT, [
+    const parameters = [
       jti,
       grant.familyId,
       grant.clientId,
       grant.uid,
       toColumnValue(manager, AccessTokenEntity, 'expiresAt', new Date(expiresAt * 1000)),
       toColumnValue(manager, AccessTokenEntity, 'created', new Date(now * 1000)),
-    ]);
-    return { token, jti };
+    ];
+    return { token, jti, record: { sql: INSERT, parameters } };
   }
 
   /** Removes the record of a token that was never handed out. */

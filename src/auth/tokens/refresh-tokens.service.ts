@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { sha256 } from '../../common/crypto/sha256.js';
-import { fromColumnValue, rowsChanged, toColumnValue } from '../../database/plain-sql.js';
+import { fromColumnValue, toColumnValue } from '../../database/plain-sql.js';
+import type { Statement } from '../../database/send-together.js';
 import type { TokenGrant } from './access-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
@@ -21,6 +22,8 @@ export interface PresentedRefreshToken {
 export interface IssuedRefreshToken {
   token: string;
   tokenHash: string;
+  /** The INSERT that stores it, sent by the grant with its other writes. */
+  record: Statement;
 }
 
 interface PresentedRow {
@@ -46,19 +49,20 @@ const DISCARD = 'DELETE FROM oauth_refresh_tokens WHERE token_hash = ?';
 export class RefreshTokensService {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<IssuedRefreshToken> {
+  /** A new refresh token, with the statement that stores it. */
+  issue(manager: EntityManager, grant: TokenGrant, now: number): IssuedRefreshToken {
     const token = randomBytes(48).toString('base64url');
     const tokenHash = sha256(token);
     const expiresAt = new Date((now + this.config.tokens.refreshTokenTtl) * 1000);
-    await manager.query(INSERT, [
+    const parameters = [
       tokenHash,
       grant.familyId,
       grant.clientId,
       grant.uid,
       toColumnValue(manager, RefreshTokenEntity, 'expiresAt', expiresAt),
       toColumnValue(manager, RefreshTokenEntity, 'created', new Date(now * 1000)),
-    ]);
-    return { token, tokenHash };
+    ];
+    return { token, tokenHash, record: { sql: INSERT, parameters } };
   }
 
   /** The stored token and whether its user is active, in one statement (a refresh needs both). */
@@ -77,11 +81,11 @@ export class RefreshTokensService {
   }
 
   /**
-   * Marks the token used. The conditional update is the arbiter between concurrent refreshes with the
-   * same token: only the one that changed the row may hand out a new pair.
+   * The statement that marks the token used. This conditional update is the arbiter between concurrent
+   * refreshes with the same token: only the one whose update changed the row may hand out a new pair.
    */
-  async revoke(manager: EntityManager, id: number, now: Date): Promise<boolean> {
-    return (await rowsChanged(manager, REVOKE, [toColumnValue(manager, RefreshTokenEntity, 'revokedAt', now), id])) === 1;
+  revoke(manager: EntityManager, id: number, now: Date): Statement {
+    return { sql: REVOKE, parameters: [toColumnValue(manager, RefreshTokenEntity, 'revokedAt', now), id] };
   }
 
   /** Removes a token that was stored but never handed out. */
