@@ -48,8 +48,9 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     // mysql2 captures a stack trace at every statement for the errors it might raise (its `trace`, on by
     // default): 4 % of a refresh grant's CPU. TypeORM's QueryFailedError carries the caller's stack anyway.
     trace: false,
-    // A grant's writes go to the server in one round trip (send-together.ts). Every statement of the
-    // service takes its values as `?` parameters, never as SQL text, so no value can add a statement.
+    // A grant's writes go to the server in one round trip (send-together.ts). Every value reaches the SQL
+    // through a `?` placeholder (escaped by the driver, or bound), never spliced in by hand, so no value
+    // can add a statement.
     multipleStatements: true,
     extra: { connectTimeout: 5000, enableKeepAlive: true },
   };
