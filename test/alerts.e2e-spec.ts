@@ -3,10 +3,11 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
 import { AlertNotificationEntity } from '../src/alerts/alert-notification.entity.js';
 import { AlertOutbox, type NewNotification } from '../src/alerts/alert-outbox.js';
-import { dueClockSteps, ofOpenEpisodes } from '../src/alerts/sprung-clock.js';
+import { dueClockSteps, openEpisodeSteps } from '../src/alerts/sprung-clock.js';
 import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
 import { SprungEpisodeEntity } from '../src/alerts/sprung-episode.entity.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
+import { CountClockSteps1764700000000 } from '../src/database/migrations/1764700000000-CountClockSteps.js';
 import { runInTransaction } from '../src/database/run-in-transaction.js';
 import * as alerts from './utils/alerts.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
@@ -87,6 +88,14 @@ describe('Alerts', () => {
         event: string;
       }>
     ).map((row) => row.event);
+  /** The steps of the 24-hour clock counted on the sensor's (one) episode. */
+  const clockStepsOf = async (devId: string) => {
+    const rows = (await testApp.dataSource.query('SELECT clock_steps FROM sprung_episodes WHERE dev_id = ?', [devId])) as Array<{
+      clock_steps: number | string;
+    }>;
+    expect(rows).toHaveLength(1);
+    return Number(rows[0]!.clock_steps);
+  };
   const metrics = () => request(testApp.app.getHttpServer()).get('/metrics').expect(200);
   /** The alert notifications' lines of /metrics. */
   const metricLines = async () => (await metrics()).text.split('\n').filter((line) => line.startsWith('alert_notification'));
@@ -306,11 +315,23 @@ describe('Alerts', () => {
       >;
       expect(episode).toMatchObject({ dev_id: 'trap-3', reset_at: null });
       expect(episode!.first_delivered_at).not.toBeNull();
+      expect(await clockStepsOf('trap-3')).toBe(3);
 
       // Each step once, however many more passes the clock makes.
       clock.advance(HOUR_MS);
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(receiver.received).toHaveLength(3);
+      expect(await clockStepsOf('trap-3')).toBe(3);
+
+      // The migration that added the count fills it alike, from the steps' notifications.
+      const runner = testApp.dataSource.createQueryRunner();
+      try {
+        await new CountClockSteps1764700000000().down(runner);
+        await new CountClockSteps1764700000000().up(runner);
+      } finally {
+        await runner.release();
+      }
+      expect(await clockStepsOf('trap-3')).toBe(3);
     } finally {
       await escalation.stop();
     }
@@ -375,7 +396,7 @@ describe('Alerts', () => {
     const passAt = sprungAt + 24 * HOUR_MS + 1000;
     const outbox = testApp.app.get(AlertOutbox);
     const write = async (manager: EntityManager, due: NewNotification[]) => {
-      const kept = await ofOpenEpisodes(manager, due);
+      const kept = await openEpisodeSteps(manager, due);
       await outbox.add(manager, kept);
       return { due: due.map((step) => step.event), kept: kept.map((step) => step.event) };
     };
@@ -396,6 +417,7 @@ describe('Alerts', () => {
 
     expect(pass).toEqual({ due: ['sprung_deadline'], kept: [] });
     expect(await stepsOf(alertId)).toEqual(['sprung', 'reset']);
+    expect(await clockStepsOf('trap-race')).toBe(0);
     await until(() => receiver.received.length >= 2);
     await settled();
     expect(receiver.events()).toEqual(['sprung trap-race', 'reset trap-race']);

@@ -9,7 +9,7 @@ import { raiseSilent } from '../sensor/projection/silent-sensors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertOutbox } from './alert-outbox.js';
-import { dueClockSteps, ofOpenEpisodes } from './sprung-clock.js';
+import { dueClockSteps, openEpisodeSteps } from './sprung-clock.js';
 
 const LEASE = 'alert-clock';
 
@@ -50,7 +50,7 @@ export class AlertClock implements OnApplicationBootstrap, BeforeApplicationShut
       const now = this.clock.now();
       await raiseSilent(this.dataSource, now, this.config.sensors.heartbeatGraceSeconds, this.outbox);
       const raised = await runInTransaction(this.dataSource, async (manager) => {
-        const due = await ofOpenEpisodes(manager, await dueClockSteps(manager, now));
+        const due = await openEpisodeSteps(manager, await dueClockSteps(manager, now));
         await this.outbox.add(manager, due);
         return due.length;
       });

@@ -66,13 +66,17 @@ export async function dueClockSteps(manager: EntityManager, now: number): Promis
 }
 
 /**
- * The steps whose episode is still open as the clock writes them. A `Set` may close an episode after
- * the pass read it open: its `reset` must stay the episode's last notification, so each episode is
- * read again here, on MySQL under a lock on its row (a locking read sees the last commit, and a `Set`
- * that comes after waits for the pass to commit, its `reset` then written after the steps). SQLite
- * runs the transactions of a process one after another.
+ * The steps whose episode is still open as the clock writes them, each counted on its episode's row
+ * (`clock_steps`) in the transaction that writes it. A `Set` may close an episode after the pass read it
+ * open: its `reset` must stay the episode's last notification. On MySQL each episode is read again
+ * under a lock on its row (a locking read sees the last commit, and a `Set` that comes after waits for
+ * the pass to commit, its `reset` then written after the steps). On a Galera cluster that lock holds on
+ * its own node only, but the count is a write, and certified: a `Set` committed on another node wrote
+ * the same row, so one of the two transactions fails certification and runs again
+ * (run-in-transaction.ts), the pass then finding the episode closed, or the `Set` the steps written.
+ * SQLite runs the transactions of a process one after another.
  */
-export async function ofOpenEpisodes(manager: EntityManager, due: NewNotification[]): Promise<NewNotification[]> {
+export async function openEpisodeSteps(manager: EntityManager, due: NewNotification[]): Promise<NewNotification[]> {
   if (due.length === 0) return due;
   const query = manager
     .getRepository(SprungEpisodeEntity)
@@ -82,7 +86,25 @@ export async function ofOpenEpisodes(manager: EntityManager, due: NewNotificatio
     .orderBy('episode.id');
   if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
   const open = new Set((await query.getRawMany<{ id: number | string }>()).map((row) => Number(row.id)));
-  return due.filter((step) => open.has(step.episodeId!));
+  const kept = due.filter((step) => open.has(step.episodeId!));
+  await countSteps(manager, kept);
+  return kept;
+}
+
+/** Adds each episode's steps to its `clock_steps`: one UPDATE for the episodes with as many steps (usually one). */
+async function countSteps(manager: EntityManager, steps: NewNotification[]): Promise<void> {
+  const perEpisode = new Map<number, number>();
+  for (const step of steps) perEpisode.set(step.episodeId!, (perEpisode.get(step.episodeId!) ?? 0) + 1);
+  const episodesBySteps = new Map<number, number[]>();
+  for (const [id, count] of perEpisode) episodesBySteps.set(count, [...(episodesBySteps.get(count) ?? []), id]);
+  for (const [count, ids] of episodesBySteps) {
+    await manager
+      .createQueryBuilder()
+      .update(SprungEpisodeEntity)
+      .set({ clockSteps: () => `clock_steps + ${count}` })
+      .where({ id: In(ids.sort((a, b) => a - b)) })
+      .execute();
+  }
 }
 
 /**

@@ -47,6 +47,19 @@ export class SprungEpisodeEntity {
   @Column({ type: 'int', name: 'reset_nid', nullable: true, comment: 'sensor_report.nid of that Set report; NULL while open.' })
   resetNid!: number | null;
 
+  /**
+   * Written in the transaction of each step it counts: a `Set` closing the episode writes the same row,
+   * so the two conflict, on one MySQL node as on two Galera nodes (docs/alerts.md#the-24-hour-clock).
+   */
+  @Column({
+    type: 'int',
+    name: 'clock_steps',
+    default: 0,
+    comment:
+      'Steps of its 24-hour clock written (sprung_reminder, sprung_escalation, sprung_deadline), counted in the transaction that writes them.',
+  })
+  clockSteps!: number;
+
   @Column({
     type: 'datetime',
     name: 'first_delivered_at',
