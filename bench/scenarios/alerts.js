@@ -128,19 +128,75 @@ async function deliveryProblems(outbox) {
 /** The two sets of bodies of the rounds: keys of `rounds` and `summaries` are `<bodies><Without|With>`. */
 const BODIES = /** @type {const} */ (['mix', 'traps']);
 
+/** The baseline's sides' keys begin with it. */
+const BASELINE = 'baseline.';
+
+/** The sets of bodies `--alerts-bodies` names, in BODIES' order. */
+function bodiesOf(options) {
+  const names = String(options.alertsBodies).split(',');
+  const unknown = names.filter((name) => !BODIES.includes(/** @type {any} */ (name)));
+  if (unknown.length > 0) throw new Error(`--alerts-bodies: unknown ${unknown.join(', ')}; known: ${BODIES.join(', ')}`);
+  return BODIES.filter((bodies) => names.includes(bodies));
+}
+
+/**
+ * Two new users of `service`, one with an alert on all of its sensors to a webhook receiver of its own.
+ * @param {import('../stand.js').Service} service
+ * @param {import('mysql2/promise').Connection} db  the database `service` writes
+ * @returns {Promise<Alerted & { close: () => Promise<void> }>}
+ */
+async function underAlert(service, db, tag, log) {
+  const secret = randomBytes(24).toString('hex');
+  const receiver = await startWebhookReceiver(secret);
+  try {
+    const alerting = await userWithToken(service, 'alerts');
+    const plain = await userWithToken(service, 'plain');
+    const { alert_id: alertId } = await service.cli([
+      'alert:create',
+      '--user',
+      alerting.username,
+      '--on',
+      'all',
+      '--webhook',
+      receiver.url,
+      '--secret',
+      secret,
+    ]);
+    log(
+      `alerts: ${service.name}: alert ${alertId} on every sensor of ${alerting.username}, to ${receiver.url}; ${plain.username} has none`,
+    );
+    return { tag, service, outbox: { db, alertId, receiver }, users: { with: alerting, without: plain }, close: () => receiver.close() };
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
+}
+
+/**
+ * A service under the alert: its outbox (the alert, its receiver, the database the service writes)
+ * and its two users, with the alert and without; `tag` keys its sides ('' this tree, `baseline.` the
+ * baseline's).
+ * @typedef {{ tag: string; service: import('../stand.js').Service; outbox: Outbox; users: { with: { token: string }; without: { token: string } } }} Alerted
+ */
+
 /**
  * The single route with and without the alert, alternating, on two sets of bodies: the stand's mix
  * (bench/bodies.js: a report is now and then its trap's latest and changes it) and reports that each
- * move their trap (every report its sensor's latest, Sprung and Set in turn). After each run, until
- * its notifications are in, so that no run pays for the one before it.
+ * move their trap (every report its sensor's latest, Sprung and Set in turn); with `--baseline`, the
+ * baseline's two users in the same rounds. After each run, until its notifications are in, so that
+ * no run pays for the one before it.
+ * @param {any} bench
+ * @param {Alerted[]} services
  */
-async function ingestionBeside({ stand, options, loadRun, log }, outbox, servers) {
-  const service = /** @type {import('../stand.js').Service} */ (stand.service);
+async function ingestionBeside({ stand, options, loadRun, log }, services) {
   const templates = { mix: stand.templates, traps: trapTemplates(new Date()) };
   /** What each run's notifications came to, by the run's prefix. */
   const delivery = new Map();
+  /** The service and outbox of each side's server. */
+  const alertedOf = new Map();
   /** @param {import('../load-run.js').LoadRun} run */
   const runAndDeliver = async (run) => {
+    const { service, outbox } = alertedOf.get(run.server);
     const cpuBefore = cpuSecondsOf(service.child.pid);
     const began = performance.now();
     const summary = await loadRun(run);
@@ -162,16 +218,19 @@ async function ingestionBeside({ stand, options, loadRun, log }, outbox, servers
     return summary;
   };
   /** @type {Array<[string, import('../load-run.js').LoadSide]>} */
-  const sides = BODIES.flatMap((bodies) => [
-    [
-      `${bodies}Without`,
-      { connections: options.connections, templates: templates[bodies], server: servers.without, label: `${bodies}, without alerts` },
-    ],
-    [
-      `${bodies}With`,
-      { connections: options.connections, templates: templates[bodies], server: servers.with, label: `${bodies}, with alerts` },
-    ],
-  ]);
+  const sides = bodiesOf(options).flatMap((bodies) =>
+    services.flatMap((alerted) =>
+      /** @type {const} */ (['without', 'with']).map((side) => {
+        const server = { ...alerted.service, token: alerted.users[side].token };
+        alertedOf.set(server, alerted);
+        const label = `${alerted.tag ? `${options.baseline} ` : ''}${bodies}, ${side} alerts`;
+        return /** @type {[string, import('../load-run.js').LoadSide]} */ ([
+          `${alerted.tag}${bodies}${side === 'with' ? 'With' : 'Without'}`,
+          { connections: options.connections, templates: templates[bodies], server, label },
+        ]);
+      }),
+    ),
+  );
   const rounds = await alternatingRounds(runAndDeliver, sides, {
     rounds: options.rounds,
     durationSec: options.alertsDuration,
@@ -194,10 +253,11 @@ async function ingestionBeside({ stand, options, loadRun, log }, outbox, servers
   };
   /** @type {Record<string, ReturnType<typeof side>>} */
   const summaries = Object.fromEntries(sides.map(([key]) => [key, side(key)]));
-  const ratio = (bodies) => (summaries[`${bodies}With`]?.requestsPerSec ?? NaN) / (summaries[`${bodies}Without`]?.requestsPerSec ?? NaN);
+  const ratio = (key) => (summaries[`${key}With`]?.requestsPerSec ?? NaN) / (summaries[`${key}Without`]?.requestsPerSec ?? NaN);
   return {
     summaries,
     ratios: { mix: ratio('mix'), traps: ratio('traps') },
+    baselineRatios: services.length > 1 ? { mix: ratio(`${BASELINE}mix`), traps: ratio(`${BASELINE}traps`) } : null,
     rounds,
     problems: Object.values(rounds).flatMap((runs) => runs.flatMap((run) => run.problems.map((problem) => `alerts: ${problem}`))),
   };
@@ -359,28 +419,36 @@ function alertsTable({ options, machine, ingestion, latency, batch }) {
   const lines = [];
   if (ingestion) {
     const { summaries, rounds } = ingestion;
+    // Each set of bodies on this tree, then on the baseline.
+    const shown = BODIES.flatMap((bodies) => ['', BASELINE].map((tag) => `${tag}${bodies}`)).filter((key) => summaries[`${key}With`]);
+    const named = (key) => (key.startsWith(BASELINE) ? `${key.slice(BASELINE.length)} (${options.baseline})` : key);
     /**
-     * One row: each side's figure, and with / without for each set of bodies.
+     * One row: each side's figure, and with / without (or what `between` makes of the two) for each set of bodies.
      * @param {string} label
      * @param {(summary: any) => string} show
      * @param {((summary: any) => number) | null} [ratioOf]
+     * @param {((without: any, alerted: any) => string) | null} [between]
      */
-    const row = (label, show, ratioOf = null) => {
-      const cells = BODIES.flatMap((bodies) => {
-        const without = summaries[`${bodies}Without`];
-        const alerted = summaries[`${bodies}With`];
-        return [show(without), show(alerted), ratioOf ? times(ratioOf(alerted) / ratioOf(without)) : ''];
+    const row = (label, show, ratioOf = null, between = null) => {
+      const cells = shown.flatMap((key) => {
+        const without = summaries[`${key}Without`];
+        const alerted = summaries[`${key}With`];
+        const third = between ? between(without, alerted) : ratioOf ? times(ratioOf(alerted) / ratioOf(without)) : '';
+        return [show(without), show(alerted), third];
       });
       return `| ${label} | ${cells.join(' | ')} |`;
     };
+    /** What one notification added, (with − without) / notifications per 201. */
+    const perNotification = (get, digits) => (without, alerted) =>
+      fmt((get(alerted) - get(without)) / (alerted.notifications.written / alerted.acked), digits);
     const counts = (s) => `${s.notifications.written}; ${s.notifications.delivered}; ${s.notifications.received}`;
     lines.push(
       `Alerts: the single route with an alert on every sensor of its user (--on all, a webhook to a receiver in the bench answering 200)` +
         ` beside the route without, on the stand's mix of bodies and on reports that each move their trap (Sprung and Set in turn` +
         ` over 200 sensors); ${options.connections} connections, ${options.rounds} rounds x ${options.alertsDuration} s per side, alternating (${machine}):`,
       '',
-      '| | mix, without alerts | mix, with alerts | with / without | traps, without alerts | traps, with alerts | with / without |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      `| | ${shown.map((key) => `${named(key)}, without alerts | ${named(key)}, with alerts | with / without`).join(' | ')} |`,
+      `|---|${shown.map(() => '---:|---:|---:|').join('')}`,
       row(
         'requests/s (median of rounds; target with / without ≥ 0.95x)',
         (s) => fmt(s.requestsPerSec),
@@ -412,6 +480,24 @@ function alertsTable({ options, machine, ingestion, latency, batch }) {
         (s) => s.cpuDatabaseMs,
       ),
       row('SQL statements per stored row (server-wide count)', (s) => fmt(s.statementsPerRow, 2)),
+      row(
+        "a notification's cost, (with − without) / notifications per 201: service CPU ms (third column)",
+        () => '',
+        null,
+        perNotification((s) => s.cpuServerMs, 3),
+      ),
+      row(
+        'the same, MariaDB CPU ms',
+        () => '',
+        null,
+        perNotification((s) => s.cpuDatabaseMs, 3),
+      ),
+      row(
+        'the same, SQL statements (server-wide count)',
+        () => '',
+        null,
+        perNotification((s) => s.statementsPerRow, 2),
+      ),
       row('notifications written; delivered; received (measured rounds)', counts),
       row('notifications per 201', (s) => fmt(s.notifications.written / s.acked, 2)),
       row('received by event', (s) =>
@@ -422,9 +508,11 @@ function alertsTable({ options, machine, ingestion, latency, batch }) {
       row('the last notification after the load stopped, s (worst round)', (s) => fmt(s.worstLastAfterLoadSec, 2)),
       row('rows = 201s + in-flight at stop', rowCheck),
       '',
-      `Per round, requests/s: ${BODIES.flatMap((bodies) =>
-        ['Without', 'With'].map((side) => `${bodies} ${side.toLowerCase()} ${perRound(rounds[`${bodies}${side}`] ?? [])}`),
-      ).join('; ')}.`,
+      `Per round, requests/s: ${shown
+        .flatMap((key) =>
+          ['Without', 'With'].map((side) => `${named(key)} ${side.toLowerCase()} ${perRound(rounds[`${key}${side}`] ?? [])}`),
+        )
+        .join('; ')}.`,
     );
   }
   if (latency) {
@@ -471,6 +559,13 @@ export default {
       default: 10,
       help: 'seconds per round and side of the single route with and without alerts (--rounds, after a warm-up); 0 skips it',
     },
+    {
+      name: 'alerts-bodies',
+      env: 'BENCH_ALERTS_BODIES',
+      kind: 'text',
+      default: 'mix,traps',
+      help: "the rounds' sets of bodies, comma-separated: mix (the stand's), traps (every report moves its trap)",
+    },
     { name: 'alerts-rate', env: 'BENCH_ALERTS_RATE', default: 100, help: 'sprung records per second of the latency run' },
     {
       name: 'alerts-latency-duration',
@@ -490,44 +585,32 @@ export default {
     const { stand, options, log } = bench;
     const service = stand.service;
     if (!service || (options.alertsDuration <= 0 && options.alertsLatencyDuration <= 0 && options.alertsBatch <= 0)) return null;
-    const secret = randomBytes(24).toString('hex');
-    const receiver = await startWebhookReceiver(secret);
+    // The baseline takes part in the rounds only; the latency run and the batch are this tree's.
+    const baseline = options.alertsDuration > 0 ? await stand.baseline() : null;
+    /** @type {Array<Alerted & { close: () => Promise<void> }>} */
+    const alerted = [];
+    const problems = [];
     try {
-      const alerting = await userWithToken(service, 'alerts');
-      const plain = await userWithToken(service, 'plain');
-      const { alert_id: alertId } = await service.cli([
-        'alert:create',
-        '--user',
-        alerting.username,
-        '--on',
-        'all',
-        '--webhook',
-        receiver.url,
-        '--secret',
-        secret,
-      ]);
-      log(`alerts: alert ${alertId} on every sensor of ${alerting.username}, to ${receiver.url}; ${plain.username} has none`);
-      const outbox = { db: stand.db, alertId, receiver };
-      const users = { with: alerting, without: plain };
-      const ingestion =
-        options.alertsDuration > 0
-          ? await ingestionBeside(bench, outbox, {
-              with: { ...service, token: alerting.token },
-              without: { ...service, token: plain.token },
-            })
-          : null;
+      const mine = await underAlert(service, stand.db, '', log);
+      alerted.push(mine);
+      const { outbox, users } = mine;
+      if (baseline) alerted.push(await underAlert(baseline, baseline.db, BASELINE, log));
+      const ingestion = options.alertsDuration > 0 ? await ingestionBeside(bench, alerted) : null;
       const latency = options.alertsLatencyDuration > 0 && options.alertsRate > 0 ? await commitToReceipt(bench, outbox, users) : null;
       const batch = options.alertsBatch > 0 ? await sprungBatch(bench, outbox, users) : null;
-      const problems = [
-        ...(ingestion?.problems ?? []),
-        ...(latency?.problems ?? []),
-        ...(batch?.problems ?? []),
-        ...(await deliveryProblems(outbox)),
-      ];
-      // Later scenarios load the service without it.
-      await service.cli(['alert:delete', '--id', String(alertId)]).catch((error) => problems.push(`alerts: ${error.message}`));
+      problems.push(...(ingestion?.problems ?? []), ...(latency?.problems ?? []), ...(batch?.problems ?? []));
+      for (const { outbox: each, service: itself } of alerted) {
+        problems.push(...(await deliveryProblems(each)));
+        // Later scenarios load the service without it.
+        await itself.cli(['alert:delete', '--id', String(each.alertId)]).catch((error) => problems.push(`alerts: ${error.message}`));
+      }
       const json = {
-        ingestion: ingestion && { summaries: ingestion.summaries, ratios: ingestion.ratios, rounds: ingestion.rounds },
+        ingestion: ingestion && {
+          summaries: ingestion.summaries,
+          ratios: ingestion.ratios,
+          baselineRatios: ingestion.baselineRatios,
+          rounds: ingestion.rounds,
+        },
         latency: latency?.measured ?? null,
         batch: batch?.measured ?? null,
       };
@@ -537,7 +620,7 @@ export default {
         table: () => alertsTable({ options, machine: stand.machine, ...json }),
       };
     } finally {
-      await receiver.close();
+      for (const { close } of alerted) await close();
     }
   },
 };
