@@ -13,7 +13,7 @@ import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Reci
 import { AlertBatteryLowEntity } from './alert-battery-low.entity.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertEntity } from './alert.entity.js';
-import { NotificationSignal } from './notification-signal.js';
+import { type NotificationQueue, NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
 import { hearsBatteryLow, type KnownAlertFacts, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
 import { reportedLate } from './sprung-clock.js';
@@ -59,6 +59,9 @@ const EVENT_OF = { sprung: 'sprung', reset: 'reset', silent: 'silent', back: 'ba
  */
 @Injectable()
 export class AlertOutbox implements SensorTransitionSink {
+  /** The queues each transition's notifications were written to, for its commit to hand on (none: nothing to send). */
+  private readonly written = new WeakMap<SensorTransition, NotificationQueue[]>();
+
   constructor(
     private readonly signal: NotificationSignal,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -84,6 +87,10 @@ export class AlertOutbox implements SensorTransitionSink {
         if (!event || !alert.events.includes(event)) continue;
         // The episode's start: a repeated Sprung does not restart it.
         const sprungAt = episodes.get(transition)?.sprungAt ?? transition.sprungAt;
+        this.written.set(transition, [
+          ...(this.written.get(transition) ?? []),
+          { alertId: alert.id, recipient: 'primary', uid: sensor.uid, devId: sensor.devId },
+        ]);
         notifications.push({
           alert,
           event,
@@ -113,8 +120,10 @@ export class AlertOutbox implements SensorTransitionSink {
     return notifications.length > 0;
   }
 
-  committed(): void {
-    this.signal.wake();
+  /** Wakes the dispatchers after a commit that wrote notifications, handing them their queues where `transitions` says them. */
+  committed(transitions: SensorTransition[] = []): void {
+    const queues = transitions.flatMap((transition) => this.written.get(transition) ?? []);
+    this.signal.wake(queues.length > 0 ? queues : undefined);
   }
 
   /** Writes notifications as pending, due now; `known`: the alert facts of a user this transaction read or wrote already. */

@@ -1,9 +1,8 @@
-import type { DataSource } from 'typeorm';
 import { DeliveredMarks } from './delivered-marks.js';
 import type { NotificationClaims } from './notification-claims.js';
 
 describe(DeliveredMarks.name, () => {
-  const noDatabase = {} as DataSource;
+  const noEpisodes = () => Promise.resolve();
   const inAMinute = () => Date.now() + 60_000;
 
   function claimsMarking(answers: Array<Error | null>) {
@@ -20,7 +19,7 @@ describe(DeliveredMarks.name, () => {
 
   it('marks the notifications delivered while one mark is under way together, in the next', async () => {
     const { claims, marked } = claimsMarking([]);
-    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+    const sut = new DeliveredMarks(noEpisodes, claims, Date.now);
 
     await Promise.all([sut.mark(1, null, inAMinute()), sut.mark(2, null, inAMinute()), sut.mark(3, null, inAMinute())]);
 
@@ -29,7 +28,7 @@ describe(DeliveredMarks.name, () => {
 
   it('tries a mark again after it failed, while the claim lasts, rather than leave the notification to be sent again', async () => {
     const { claims, marked } = claimsMarking([new Error('a pooled database connection'), null]);
-    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+    const sut = new DeliveredMarks(noEpisodes, claims, Date.now);
 
     await sut.mark(7, null, inAMinute());
 
@@ -38,9 +37,24 @@ describe(DeliveredMarks.name, () => {
 
   it('gives a mark up once the claim is about to run out: another instance may send the notification then', async () => {
     const { claims, marked } = claimsMarking([new Error('a pooled database connection'), null]);
-    const sut = new DeliveredMarks(noDatabase, claims, Date.now);
+    const sut = new DeliveredMarks(noEpisodes, claims, Date.now);
 
     await expect(sut.mark(7, null, Date.now() + 500)).rejects.toThrow('a pooled database connection');
     expect(marked).toEqual([[7]]);
+  });
+
+  it("notes an episode's first delivery once: a later notification of it (its reset) costs no statement", async () => {
+    const { claims } = claimsMarking([]);
+    const noted: number[][] = [];
+    const note = async (episodeIds: number[]) => {
+      noted.push(episodeIds);
+    };
+    const sut = new DeliveredMarks(note, claims, Date.now);
+
+    await sut.mark(1, 5, inAMinute());
+    await sut.mark(2, 5, inAMinute());
+    await sut.mark(3, 6, inAMinute());
+
+    expect(noted).toEqual([[5], [6]]);
   });
 });

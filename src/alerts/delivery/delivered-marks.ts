@@ -1,6 +1,4 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
-import { markFirstDelivery } from '../sprung-episodes.js';
 import type { NotificationClaims } from './notification-claims.js';
 
 interface Mark {
@@ -16,20 +14,25 @@ interface Mark {
 const RETRY_MS = 250;
 /** Marks stop being tried this long before their claim runs out: another instance may send it then. */
 const CLAIM_MARGIN_MS = 1000;
+/** Episodes whose first delivery this instance noted, kept to skip noting them again (a reset after its sprung). */
+const NOTED_EPISODES_KEPT = 10_000;
 
 /**
  * Marks the notifications sent as delivered (docs/alerts.md#delivery): those delivered while one
  * mark is under way go together in the next, one UPDATE, and one more for their episodes' first
- * delivery. A mark that fails (no pooled connection in time, the database away for a moment) is
+ * delivery when this instance has not noted it already. A mark that fails (no pooled connection in time, the database away for a moment) is
  * tried again until shortly before the claim runs out, so that a notification is sent twice only
  * when its instance dies between the send and the mark.
  */
 export class DeliveredMarks {
   private waiting: Mark[] = [];
   private marking: Promise<void> | null = null;
+  /** Episodes whose first delivery is noted (a noted one is never unnoted), oldest first. */
+  private readonly noted = new Set<number>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    /** Notes the first delivery of episodes (sprung-episodes.ts markFirstDelivery). */
+    private readonly noteFirstDelivery: (episodeIds: number[], at: Date) => Promise<void>,
     private readonly claims: NotificationClaims,
     private readonly clock: () => number,
   ) {}
@@ -72,14 +75,24 @@ export class DeliveredMarks {
         await delay(RETRY_MS);
       }
     }
-    const episodes = left.flatMap((mark) => (mark.episodeId === null ? [] : [mark.episodeId]));
-    const noted = await markFirstDelivery(this.dataSource, episodes, new Date(this.clock())).then(
-      () => null,
+    const episodes = left.flatMap((mark) => (mark.episodeId === null || this.noted.has(mark.episodeId) ? [] : [mark.episodeId]));
+    const noting = episodes.length === 0 ? Promise.resolve() : this.noteFirstDelivery(episodes, new Date(this.clock()));
+    const noted = await noting.then(
+      () => this.remember(episodes),
       (error: unknown) => ({ error }),
     );
     // Delivered either way; a notification whose episode's first delivery went unnoted says so.
     for (const mark of left)
       if (noted && mark.episodeId !== null) mark.failed(noted.error);
       else mark.done();
+  }
+
+  private remember(episodes: number[]): null {
+    for (const episode of episodes) this.noted.add(episode);
+    for (const episode of this.noted) {
+      if (this.noted.size <= NOTED_EPISODES_KEPT) break;
+      this.noted.delete(episode);
+    }
+    return null;
   }
 }

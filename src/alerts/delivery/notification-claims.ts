@@ -4,6 +4,7 @@ import { runStatements } from '../../database/run-in-transaction.js';
 import { isWriteConflict } from '../../database/write-conflict.js';
 import type { Recipient } from '../alert-events.js';
 import { AlertNotificationEntity } from '../alert-notification.entity.js';
+import { AlertEntity } from '../alert.entity.js';
 import { SENT_BY_EMAIL_SQL } from './notification-channel.js';
 
 /** Where a notification goes: its alert's target, or the alert's escalation target. */
@@ -11,6 +12,9 @@ export interface NotificationRoute {
   alertId: number;
   recipient: Recipient;
 }
+
+/** A notification claimed, with its alert (secret included) as the claim read it; none when the alert was deleted. */
+export type ClaimedNotification = AlertNotificationEntity & { alert?: AlertEntity };
 
 /** A claim outlasts a send (5 s) many times over; a claim whose holder died is taken over after it. */
 export const CLAIM_SECONDS = 60;
@@ -39,7 +43,7 @@ export class NotificationClaims {
     now: Date,
     limit: number,
     skip: { held?: Iterable<number>; routes?: ReadonlyArray<NotificationRoute> } = {},
-  ): Promise<AlertNotificationEntity[]> {
+  ): Promise<ClaimedNotification[]> {
     const held = [...(skip.held ?? [])];
     const routes = skip.routes ?? [];
     const candidates = await this.statements(async (manager) => {
@@ -61,11 +65,13 @@ export class NotificationClaims {
     });
     if (candidates.length === 0) return [];
     if (!(await this.claimAll(candidates, now))) return [];
-    // Among the candidates (none held already), those whose claim is now this instance's.
+    // Among the candidates (none held already), those whose claim is now this instance's, with their alerts.
     return this.statements((manager) =>
       manager
         .getRepository(AlertNotificationEntity)
         .createQueryBuilder('n')
+        .leftJoinAndMapOne('n.alert', AlertEntity, 'alert', 'alert.id = n.alertId')
+        .addSelect('alert.secret')
         .whereInIds(candidates)
         .andWhere('n.claimed_by = :holder', { holder: this.holder })
         .orderBy('n.id')

@@ -64,7 +64,8 @@ export class NotificationSender {
   }
 }
 
-function targetOf(alert: AlertEntity, recipient: Recipient): NotificationTarget {
+/** Where a notification of `alert` to `recipient` goes. */
+export function targetOf(alert: AlertEntity, recipient: Recipient): NotificationTarget {
   const escalation = recipient === 'escalation' && alert.escalateChannel && alert.escalateTarget;
   const channel = escalation ? alert.escalateChannel! : alert.channel;
   const address = escalation ? alert.escalateTarget! : alert.target;
