@@ -45,10 +45,21 @@ export function text(limit: number, options: { notBlank?: boolean } = {}): Membe
       [(value) => typeof value === 'string', messages.type('string')],
       ...(options.notBlank ? [notBlank] : []),
       [(value) => !CONTROL_CHARACTERS.test(String(value)), messages.controlCharacters],
-      [(value) => [...String(value)].length <= limit, messages.tooLong(limit)],
+      [(value) => fitsCharacters(String(value), limit), messages.tooLong(limit)],
     ),
     schema: { type: 'string', ...(options.notBlank ? { minLength: 1 } : {}), maxLength: limit, description: 'No control characters.' },
   };
+}
+
+/**
+ * Whether the text has at most `limit` characters (code points). A text of no more UTF-16 units than
+ * that has no more characters, so only a longer one is counted, without spreading it into an array.
+ */
+function fitsCharacters(text: string, limit: number): boolean {
+  if (text.length <= limit) return true;
+  let characters = 0;
+  for (const _ of text) if (++characters > limit) return false;
+  return true;
 }
 
 export function choice(
@@ -105,7 +116,7 @@ export function decimal(): MemberRule {
 export function deviceTime(): MemberRule {
   const isRead = (value: unknown): value is SubmittedTime => value instanceof SubmittedTime;
   return {
-    coerce: (value) => (typeof value === 'string' && [...value].length <= DEVICE_TIME_MAX_LENGTH ? new SubmittedTime(value) : value),
+    coerce: (value) => (typeof value === 'string' && fitsCharacters(value, DEVICE_TIME_MAX_LENGTH) ? new SubmittedTime(value) : value),
     check: inOrder(
       [(value) => isRead(value) || typeof value === 'string', messages.type('string')],
       // Only a string too long to be read stays a string.

@@ -19,10 +19,15 @@ export function passesConstraints(instance: object): boolean {
   if (plan === undefined) return false;
   for (const member of plan) {
     const value = (instance as Record<string, unknown>)[member.property];
-    if (!member.conditions.every((condition) => condition(instance, value))) continue;
+    if (!allHold(member.conditions, instance, value)) continue;
     for (const check of member.checks) if (check(instance, value) !== true) return false;
     if (member.nested && value !== undefined && !nestedPasses(value)) return false;
   }
+  return true;
+}
+
+function allHold(conditions: MemberPlan['conditions'], instance: object, value: unknown): boolean {
+  for (const condition of conditions) if (!condition(instance, value)) return false;
   return true;
 }
 
@@ -78,16 +83,23 @@ function buildPlan(type: ValidatedClass): MemberPlan[] | undefined {
       const constraints = storage.getTargetValidatorConstraints(metadata.constraintCls);
       if (constraints.some((constraint) => constraint.async)) return undefined;
       for (const constraint of constraints) {
+        // Looked up once: each read of `instance` searches class-validator's container (a list of every
+        // constraint class), which returns the same object every time.
+        const validator = constraint.instance;
+        // One arguments object per check, filled anew for each call: checks are synchronous (async ones are
+        // undecided above), so no call sees another's values.
+        const args: ValidationArguments = {
+          targetName: type.name,
+          property: metadata.propertyName,
+          object: {},
+          value: undefined,
+          constraints: metadata.constraints,
+        };
         checks.push((object, value) => {
           if (metadata.validateIf && !metadata.validateIf(object, value)) return true;
-          const args: ValidationArguments = {
-            targetName: type.name,
-            property: metadata.propertyName,
-            object,
-            value,
-            constraints: metadata.constraints,
-          };
-          return constraint.instance.validate(value, args);
+          args.object = object;
+          args.value = value;
+          return validator.validate(value, args);
         });
       }
     }
