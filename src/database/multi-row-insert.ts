@@ -19,16 +19,20 @@ export class MultiRowInsert {
   private readonly texts = new Map<number, string>();
   private readonly rowPlaceholders: string;
 
-  /** `head`: `INSERT INTO t (a, b) VALUES `; `tail`, after the rows: an ON DUPLICATE KEY / ON CONFLICT clause. */
+  /**
+   * `head`: `INSERT INTO t (a, b) VALUES `; `row`: the number of values a row binds, or the SQL of each of
+   * its values in the head's order, `?` for a bound one or a literal every row has; `tail`, after the
+   * rows: an ON DUPLICATE KEY / ON CONFLICT clause.
+   */
   constructor(
     private readonly head: string,
-    columnCount: number,
+    row: number | readonly string[],
     private readonly tail = '',
   ) {
-    this.rowPlaceholders = `(${new Array<string>(columnCount).fill('?').join(', ')})`;
+    this.rowPlaceholders = `(${(typeof row === 'number' ? new Array<string>(row).fill('?') : row).join(', ')})`;
   }
 
-  /** Inserts the rows (each its columns' values, in the head's order) in order, in the transaction of `manager`. */
+  /** Inserts the rows (each its bound values, in the head's order) in order, in the transaction of `manager`. */
   async run(manager: EntityManager, rows: unknown[][]): Promise<void> {
     for (let start = 0; start < rows.length;) {
       const count = statementRows(rows.length - start);

@@ -8,6 +8,7 @@ import { isWriteConflict } from '../database/write-conflict.js';
 import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
 import { SensorProjection } from '../sensor/projection/sensor-projection.js';
+import { projectedRecord } from '../sensor/projection/sensor-step.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { NewSensorRecordRow } from './new-sensor-record.row.js';
 
@@ -173,7 +174,7 @@ export class SensorRecordWriter {
         // (docs/interface.md#sensors): a record is never stored without them, nor they without it.
         transitions = await this.sensors.apply(
           manager,
-          rows.map((row, index) => ({ ...row, nid: nids[index]! })),
+          rows.map((row, index) => projectedRecord(row, nids[index]!)),
         );
         announce = this.transitions !== undefined && transitions.length > 0 && (await this.transitions.record(manager, transitions));
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.

@@ -4,6 +4,7 @@ import { applyRecord, type ProjectedRecord } from './sensor-step.js';
 import type { SensorTransition } from './sensor-transition.js';
 import type { ColumnMetadata } from '../../database/column-metadata.js';
 import { MultiRowInsert } from '../../database/multi-row-insert.js';
+import { persistentValues } from '../../database/persistent-values.js';
 
 interface Dialect {
   /** Inserts a row that is not there yet; leaves one that is (locked, on MySQL). */
@@ -34,6 +35,7 @@ const SQLITE: Dialect = {
  */
 export class SensorProjection {
   private readonly columns: ColumnMetadata[];
+  private readonly values: (sensor: SensorEntity) => unknown[];
   /** Inserts the rows not there yet; leaves (and locks) those that are. */
   private readonly keep: MultiRowInsert;
   /** Writes the rows back whole. */
@@ -42,6 +44,7 @@ export class SensorProjection {
   constructor(dataSource: DataSource) {
     const dialect = dataSource.options.type === 'mysql' ? MYSQL : SQLITE;
     this.columns = dataSource.getMetadata(SensorEntity).columns;
+    this.values = persistentValues(dataSource.driver, this.columns);
     const head = `INSERT INTO sensor (${this.columns.map((column) => column.databaseName).join(', ')}) VALUES `;
     const names = this.columns.filter((column) => !column.isPrimary).map((column) => column.databaseName);
     this.keep = new MultiRowInsert(head, this.columns.length, dialect.keep);
@@ -67,11 +70,7 @@ export class SensorProjection {
   }
 
   private write(manager: EntityManager, sensors: SensorEntity[], insert: MultiRowInsert): Promise<void> {
-    const { driver } = manager.connection;
-    return insert.run(
-      manager,
-      sensors.map((sensor) => this.columns.map((column) => driver.preparePersistentValue(column.getEntityValue(sensor), column))),
-    );
+    return insert.run(manager, sensors.map(this.values));
   }
 
   private async read(manager: EntityManager, sensors: SensorEntity[]): Promise<Map<string, SensorEntity>> {

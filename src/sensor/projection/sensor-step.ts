@@ -22,6 +22,24 @@ export type ProjectedRecord = Pick<
   | 'fieldData'
 > & { nid: number };
 
+/** What the sensor's row takes of a stored record, without copying the rest of its columns. */
+export function projectedRecord(row: Omit<ProjectedRecord, 'nid'>, nid: number): ProjectedRecord {
+  return {
+    uid: row.uid,
+    devId: row.devId,
+    created: row.created,
+    fieldDate: row.fieldDate,
+    fieldEvent: row.fieldEvent,
+    fieldStatus: row.fieldStatus,
+    fieldBatteryVoltage: row.fieldBatteryVoltage,
+    fieldCounter: row.fieldCounter,
+    fieldTiltSensor: row.fieldTiltSensor,
+    fieldTimeout: row.fieldTimeout,
+    fieldData: row.fieldData,
+    nid,
+  };
+}
+
 /** field_status when it says Sprung or Set, otherwise field_event when that does. */
 export function trapStatusOf(record: Pick<NewSensorRecordRow, 'fieldStatus' | 'fieldEvent'>): TrapStatus | null {
   for (const said of [record.fieldStatus, record.fieldEvent]) if (said === 'Sprung' || said === 'Set') return said;
