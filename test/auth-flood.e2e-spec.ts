@@ -1,7 +1,9 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
+import { LoginFailureEntity, PENDING_CHECK_SECONDS } from '../src/auth/token-endpoint/login-failure.entity.js';
+import { AccessTokensService } from '../src/auth/tokens/access-tokens.service.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { DatabaseTimeoutError } from '../src/common/errors/database-timeout.error.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { createClient, createUser, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -24,6 +26,10 @@ const TOO_MANY_FOR_NAME = 'Too many failed login attempts for this account. It i
 const TOO_MANY_FROM_ADDRESS =
   'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.';
 const tooMany = (message: string) => ({ error: 'too_many_requests', error_description: message, message });
+const BUSY = 'The server is busy checking other passwords. Try again shortly.';
+/** The overflow answer: checks still running fill the limit, so this one is not checked yet. */
+const OVERFLOW = { error: 'temporarily_unavailable', error_description: BUSY, message: BUSY };
+const isOverflow = (answer: request.Response) => answer.status === 503 && answer.body.error === 'temporarily_unavailable';
 
 /** Grants sent together, more than either limit: the arrival pattern an attacker chooses. */
 const AT_ONCE = 30;
@@ -148,6 +154,42 @@ describe('Token endpoint: flood limits on failed password grants', () => {
     });
   });
 
+  describe('checks that end without an answer on the password', () => {
+    let user: TestUser;
+
+    beforeEach(async () => {
+      user = await createUser(testApp.app);
+    });
+
+    it('does not count a grant answered 503 for the database after a right password', async () => {
+      jest.spyOn(testApp.app.get(AccessTokensService), 'issue').mockRejectedValue(new DatabaseTimeoutError('a pooled database connection'));
+
+      for (let attempt = 0; attempt <= NAME_LIMIT; attempt++) await passwordGrant(user.username, user.password).expect(503);
+
+      expect(await storedFailures()).toBe(0);
+    });
+
+    it('does not count a grant answered 503 because its check could not run', async () => {
+      jest.spyOn(testApp.app.get(PasswordHasher), 'verify').mockRejectedValue(new DatabaseTimeoutError('a pooled database connection'));
+
+      for (let attempt = 0; attempt <= NAME_LIMIT; attempt++) await passwordGrant(user.username, 'wrong password').expect(503);
+
+      expect(await storedFailures()).toBe(0);
+    });
+
+    it(`stops counting checks left pending (a crashed instance) after ${PENDING_CHECK_SECONDS} s, and never blames them with 429`, async () => {
+      const pending = { username: user.username, address: '192.0.2.1', attemptedAt: new Date(clock.now()), pending: true };
+      await testApp.dataSource.getRepository(LoginFailureEntity).insert(Array.from({ length: NAME_LIMIT }, () => ({ ...pending })));
+
+      const response = await passwordGrant(user.username, user.password).expect(503);
+      expect(response.body).toEqual(OVERFLOW);
+      expect(response.headers['retry-after']).toBe('1');
+
+      clock.advance(PENDING_CHECK_SECONDS * 1000);
+      await passwordGrant(user.username, user.password).expect(200);
+    });
+  });
+
   describe(`${AT_ONCE} grants at once`, () => {
     /**
      * Every grant's password check is counted on the application's own hasher; a grant that was not
@@ -156,11 +198,35 @@ describe('Token endpoint: flood limits on failed password grants', () => {
     const sendAtOnce = async (grants: Array<{ username: string; password: string }>) => {
       const verify = jest.spyOn(testApp.app.get(PasswordHasher), 'verify');
       const answers = await Promise.all(grants.map((grant) => passwordGrant(grant.username, grant.password)));
-      const refused = answers.filter((answer) => answer.status === 429);
-      const checked = answers.filter((answer) => answer.status !== 429);
+      const refused = answers.filter((answer) => answer.status === 429 || isOverflow(answer));
+      const checked = answers.filter((answer) => !refused.includes(answer));
       expect(verify).toHaveBeenCalledTimes(checked.length);
       return { answers, refused, checked };
     };
+    /** Refused for failures (429 for the whole window), or, while checks still run, the overflow answer. */
+    const expectRefused = (answer: request.Response, message: string, window: number) => {
+      if (answer.status === 429) {
+        expect(answer.body).toEqual(tooMany(message));
+        expect(answer.headers['retry-after']).toBe(String(window));
+      } else {
+        expect(answer.body).toEqual(OVERFLOW);
+        expect(answer.headers['retry-after']).toBe('1');
+      }
+    };
+
+    it(`never answers ${AT_ONCE} right passwords for one name sent at once with 429, and counts none of them`, async () => {
+      const user = await createUser(testApp.app);
+
+      const { answers, refused } = await sendAtOnce(Array.from({ length: AT_ONCE }, () => user));
+
+      const notGranted = answers.filter((answer) => answer.status !== 200);
+      expect(notGranted.map((answer) => [answer.status, answer.body, answer.headers['retry-after']])).toEqual(
+        notGranted.map(() => [503, OVERFLOW, '1']),
+      );
+      expect(refused).toEqual(notGranted);
+      expect(await storedFailures()).toBe(0);
+      await passwordGrant(user.username, user.password).expect(200);
+    });
 
     it(`checks at most ${NAME_LIMIT} passwords for one name, the right password among them, and refuses the rest`, async () => {
       const user = await createUser(testApp.app);
@@ -177,10 +243,7 @@ describe('Token endpoint: flood limits on failed password grants', () => {
         expect(answer.status).toBe(rightPassword ? 200 : 400);
         if (!rightPassword) expect(answer.body).toEqual(oauthErrorStub.invalidCredentials);
       }
-      for (const answer of refused) {
-        expect(answer.body).toEqual(tooMany(TOO_MANY_FOR_NAME));
-        expect(answer.headers['retry-after']).toBe(String(NAME_WINDOW));
-      }
+      for (const answer of refused) expectRefused(answer, TOO_MANY_FOR_NAME, NAME_WINDOW);
       // Only failed checks stay counted: refused attempts and a success give their places back.
       expect(await storedFailures()).toBe(checked.filter((answer) => answer.status === 400).length);
     });
@@ -226,10 +289,7 @@ describe('Token endpoint: flood limits on failed password grants', () => {
 
       expect(checked.length).toBeLessThanOrEqual(ADDRESS_LIMIT);
       for (const answer of checked) expect(answer.status).toBe(answers.indexOf(answer) === AT_ONCE - 1 ? 200 : 400);
-      for (const answer of refused) {
-        expect(answer.body).toEqual(tooMany(TOO_MANY_FROM_ADDRESS));
-        expect(answer.headers['retry-after']).toBe(String(ADDRESS_WINDOW));
-      }
+      for (const answer of refused) expectRefused(answer, TOO_MANY_FROM_ADDRESS, ADDRESS_WINDOW);
       expect(await storedFailures()).toBe(checked.filter((answer) => answer.status === 400).length);
     });
   });

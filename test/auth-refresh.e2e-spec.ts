@@ -132,7 +132,8 @@ describe('Token endpoint: refresh grant', () => {
 
     const response = await refresh(pair.refresh_token).expect(400);
 
-    expect(response.body).toEqual(oauthErrorStub.invalidCredentials);
+    // No user credentials were sent: the answer blames the token, not a password.
+    expect(response.body).toEqual(oauthErrorStub.invalidRefreshToken('The user of the refresh token is blocked'));
   });
 
   it('treats a used refresh token coming back as theft: the whole family is revoked', async () => {

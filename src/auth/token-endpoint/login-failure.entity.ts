@@ -1,8 +1,21 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { ASCII, UNICODE } from '../../database/text-columns.js';
 
-/** One failed password grant, counted per user name and per client address for the flood limits. */
-@Entity({ name: 'login_failures', comment: 'Failed password grants, counted for the per-user-name and per-address flood limits.' })
+const LOGIN_FAILURES_COMMENT =
+  'Failed password grants, and those being checked, counted for the per-user-name and per-address flood limits.';
+
+/**
+ * How long a pending row counts: longer than any password check takes (each waits for a place in a
+ * bounded line, then for the database within DB_REQUEST_TIMEOUT_MS), so a row left pending by a
+ * crashed instance or an unreachable database stops holding the limit after this, not for a window.
+ */
+export const PENDING_CHECK_SECONDS = 60;
+
+/**
+ * One failed password grant, or one still being checked (pending), counted per user name and per client
+ * address for the flood limits (docs/interface.md#failed-login-limits).
+ */
+@Entity({ name: 'login_failures', comment: LOGIN_FAILURES_COMMENT })
 @Index('login_failures_username', ['username', 'attemptedAt'])
 @Index('login_failures_address', ['address', 'attemptedAt'])
 @Index('login_failures_attempted_at', ['attemptedAt'])
@@ -33,6 +46,14 @@ export class LoginFailureEntity {
   })
   address!: string;
 
-  @Column({ type: 'datetime', name: 'attempted_at', comment: 'When the attempt failed, UTC.' })
+  @Column({ type: 'datetime', name: 'attempted_at', comment: 'When the attempt failed, or, while pending, when its check began; UTC.' })
   attemptedAt!: Date;
+
+  @Column({
+    type: 'boolean',
+    name: 'pending',
+    default: false,
+    comment: '1 while the password is being checked (attempted_at is when the check began; counted for 60 s at most), 0 for a failure.',
+  })
+  pending!: boolean;
 }

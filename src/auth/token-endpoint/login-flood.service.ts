@@ -4,7 +4,7 @@ import { type EntityManager, type FindOptionsWhere, LessThan, MoreThan, Not, Rep
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
-import { LoginFailureEntity } from './login-failure.entity.js';
+import { LoginFailureEntity, PENDING_CHECK_SECONDS } from './login-failure.entity.js';
 import { OAuthErrors } from './oauth-errors.js';
 
 type FloodKey = 'username' | 'address';
@@ -21,21 +21,31 @@ export const LOGIN_FLOOD_MESSAGES: Record<FloodKey, string> = {
   address: 'Too many failed login attempts from your IP address. This IP address is temporarily blocked. Try again later.',
 };
 
-/** A password check's place in the flood count: its own `login_failures` row. */
+/** A password check's place in the flood count: its own `login_failures` row, pending until the check ends. */
 export interface LoginSlot {
   id: number;
+}
+
+/** The limit was reached by checks still running, not by failures: the caller may come back shortly. */
+export class LoginChecksInFlightError extends Error {
+  constructor() {
+    super('Too many password checks are running for this name or address.');
+  }
 }
 
 /**
  * Failed password grants per user name and per client address, counted in the database so that the
  * limits hold across instances (Drupal's flood control for `user.failed_login_*`).
  *
- * An attempt takes its slot before its password is checked: it inserts its row (committed on its
- * own), and only then counts the rows in the window, its own included. A failed check leaves the row
- * (it is the failure); a successful one deletes it. Because every attempt counts after its own row
- * is committed, the k-th attempt to insert sees at least k rows, so no more than `limit` checks can
- * be running or have failed inside the window, however many arrive at once and on however many
- * instances. A refused integration key is a failure of its address alone (a row without user name).
+ * An attempt takes its slot before its password is checked: it inserts its row, pending (committed
+ * on its own), and only then counts the rows in the window, its own included: failures and pending
+ * checks. A wrong password turns the row into a failure; the right one, or a check that never ended
+ * (a server fault), deletes it. Because every attempt counts after its own row is committed, the k-th
+ * attempt to insert sees at least k rows, so no more than `limit` checks can be running or have failed
+ * inside the window, however many arrive at once and on however many instances. Over the limit, only
+ * failures earn the 429 that blames them; an attempt over it for checks still running is told to come
+ * back shortly (LoginChecksInFlightError). A refused integration key is a failure of its address alone
+ * (a row without user name).
  */
 @Injectable()
 export class LoginFloodService {
@@ -45,11 +55,20 @@ export class LoginFloodService {
     @InjectRepository(LoginFailureEntity) private readonly failures: Repository<LoginFailureEntity>,
   ) {}
 
-  /** Takes a slot for one password check, or throws the 429 answer when either limit is reached. */
+  /**
+   * Takes a slot for one password check. Throws the 429 answer when failures reached either limit, or
+   * LoginChecksInFlightError when checks still running fill what the failures leave.
+   */
   async takeSlot(username: string, address: string): Promise<LoginSlot> {
-    const taken = await this.take({ username: normaliseName(username), address }, ['username', 'address']);
+    const taken = await this.take({ username: normaliseName(username), address, pending: true }, ['username', 'address']);
     if ('slot' in taken) return taken.slot;
+    if (taken.retryAfter === null) throw new LoginChecksInFlightError();
     throw OAuthErrors.tooManyAttempts(LOGIN_FLOOD_MESSAGES[taken.over], taken.retryAfter);
+  }
+
+  /** The password was wrong: the slot stays taken as a failure, dated now. */
+  async fail(slot: LoginSlot): Promise<void> {
+    await this.failures.update({ id: slot.id }, { pending: false, attemptedAt: wholeSeconds(new Date(this.clock.now())) });
   }
 
   /**
@@ -58,52 +77,64 @@ export class LoginFloodService {
    * over its limit, the seconds until it may try again (that attempt then not counted).
    */
   async countRefusedKey(address: string): Promise<number | null> {
-    const taken = await this.take({ username: null, address }, ['address']);
-    return 'slot' in taken ? null : taken.retryAfter;
+    const taken = await this.take({ username: null, address, pending: false }, ['address']);
+    return 'slot' in taken ? null : (taken.retryAfter ?? 1);
   }
 
   /**
-   * Inserts the attempt's row (committed on its own), then counts the rows in each key's window, its
-   * own included; over a limit, the row is removed again.
+   * Inserts the attempt's row (committed on its own), then counts the failures and pending checks in
+   * each key's window, its own row included; over a limit, or when counting fails, the row is removed
+   * again. `retryAfter` is null when the other failures alone are below the limit.
    */
   private async take(
-    attempt: { username: string | null; address: string },
+    attempt: { username: string | null; address: string; pending: boolean },
     keys: FloodKey[],
-  ): Promise<{ slot: LoginSlot } | { over: FloodKey; retryAfter: number }> {
+  ): Promise<{ slot: LoginSlot } | { over: FloodKey; retryAfter: number | null }> {
     const now = this.clock.now();
     const row = { ...attempt, attemptedAt: wholeSeconds(new Date(now)) };
     const inserted = await this.failures.insert(row);
     // One row inserted: one identifier.
     const slot: LoginSlot = { id: Number(inserted.identifiers[0]!.id) };
-    for (const key of keys) {
-      const rule = RULES[key](this.config.loginLimits);
-      const value = row[key]!;
-      const counted = await this.failures.countBy({ [key]: value, attemptedAt: MoreThan(windowStart(rule, now)) });
-      if (counted > rule.limit) {
+    try {
+      for (const key of keys) {
+        const rule = RULES[key](this.config.loginLimits);
+        const value = row[key]!;
+        const failed = { [key]: value, pending: false, attemptedAt: MoreThan(windowStart(rule, now)) };
+        const running = { [key]: value, pending: true, attemptedAt: MoreThan(pendingStart(rule, now)) };
+        if ((await this.failures.countBy([failed, running])) <= rule.limit) continue;
         await this.release(slot);
-        return { over: key, retryAfter: await this.retryAfter({ [key]: value, id: Not(slot.id) }, rule, now) };
+        const otherFailures = { ...failed, id: Not(slot.id) };
+        if ((await this.failures.countBy(otherFailures)) < rule.limit) return { over: key, retryAfter: null };
+        return { over: key, retryAfter: await this.retryAfter(otherFailures, rule, now) };
       }
+    } catch (error) {
+      await this.release(slot).catch(() => undefined);
+      throw error;
     }
     return { slot };
   }
 
-  /** Gives the slot back: the password was right, or was never checked. */
+  /** Gives the slot back: the password was right, or was never checked (a server fault). */
   async release(slot: LoginSlot): Promise<void> {
     await this.failures.delete({ id: slot.id });
   }
 
-  /** Forgets failures older than either window (called now and then, not on every request). */
+  /**
+   * Forgets failures older than either window, and pending rows that no longer count (left by a crashed
+   * instance or an unreachable database); called now and then, not on every request.
+   */
   async prune(now = this.clock.now()): Promise<void> {
     const { perUsername, perAddress } = this.config.loginLimits;
     const longest = Math.max(perUsername.windowSeconds, perAddress.windowSeconds);
     await this.failures.delete({ attemptedAt: LessThan(new Date(now - longest * 1000)) });
+    await this.failures.delete({ pending: true, attemptedAt: LessThan(new Date(now - PENDING_CHECK_SECONDS * 1000)) });
   }
 
-  /** Seconds until the oldest of the last `limit` other rows leaves the window. */
+  /** Seconds until the oldest of the last `limit` other failures leaves the window. */
   private async retryAfter(others: FindOptionsWhere<LoginFailureEntity>, rule: FloodRule, now: number): Promise<number> {
     const recent = await this.failures.find({
       select: { id: true, attemptedAt: true },
-      where: { ...others, attemptedAt: MoreThan(windowStart(rule, now)) },
+      where: others,
       order: { attemptedAt: 'DESC' },
       take: rule.limit,
     });
@@ -123,6 +154,11 @@ export async function forgetFailedLogins(manager: EntityManager, username: strin
 
 function windowStart(rule: FloodRule, now: number): Date {
   return new Date(now - rule.windowSeconds * 1000);
+}
+
+/** Pending rows count from the later of the window's start and PENDING_CHECK_SECONDS ago. */
+function pendingStart(rule: FloodRule, now: number): Date {
+  return new Date(Math.max(windowStart(rule, now).getTime(), now - PENDING_CHECK_SECONDS * 1000));
 }
 
 function normaliseName(username: string): string {

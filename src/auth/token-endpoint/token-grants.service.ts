@@ -15,7 +15,7 @@ import { isValidName, nameForLog } from '../users/user-name.js';
 import { UsersService } from '../users/users.service.js';
 import { authenticateClient } from './client-authentication.js';
 import { isGrantType } from './grant-types.js';
-import { LoginFloodService, type LoginSlot } from './login-flood.service.js';
+import { LoginChecksInFlightError, LoginFloodService, type LoginSlot } from './login-flood.service.js';
 import { OAuthErrors } from './oauth-errors.js';
 import { checkRequestedScopes } from './requested-scope.js';
 import type { TokenRequest } from './token-request.js';
@@ -67,9 +67,10 @@ export class TokenGrantsService {
     // No name of an account can be longer or hold a control character: refused before any lookup.
     if (!isValidName(username)) throw OAuthErrors.invalidRequest('username');
     const password = request.required('password');
-    const slot = await this.flood.takeSlot(username, request.clientAddress);
+    const slot = await this.takeSlot(username, request.clientAddress);
     const user = await this.checkPassword(username, password, slot);
     if (!user) {
+      await this.flood.fail(slot);
       this.logger.warn(`Failed password grant for "${nameForLog(username)}" from ${request.clientAddress}`);
       throw OAuthErrors.invalidCredentials();
     }
@@ -83,12 +84,22 @@ export class TokenGrantsService {
     });
   }
 
-  /** The user, or null when the check failed (the slot then stays taken: it is the failure). */
+  /** A slot for the check; checks still running for the name or address fill the limit: the overflow answer. */
+  private async takeSlot(username: string, address: string): Promise<LoginSlot> {
+    try {
+      return await this.flood.takeSlot(username, address);
+    } catch (error) {
+      if (error instanceof LoginChecksInFlightError) throw OAuthErrors.serverBusy();
+      throw error;
+    }
+  }
+
+  /** The user, or null when the password was wrong (the caller then counts the failure). */
   private async checkPassword(username: string, password: string, slot: LoginSlot): Promise<UserEntity | null> {
     try {
       return await this.users.verifyCredentials(username, password);
     } catch (error) {
-      // Not checked, so not a failure; a slot left behind by a failing database only errs on the safe side.
+      // Not checked, so not a failure; a slot left behind by a failing database stops counting after PENDING_CHECK_SECONDS.
       await this.flood.release(slot).catch(() => undefined);
       if (error instanceof PasswordChecksBusyError) throw OAuthErrors.serverBusy();
       throw error;
@@ -132,7 +143,8 @@ export class TokenGrantsService {
       case 'expired':
         throw OAuthErrors.invalidRefreshToken('Token has expired');
       case 'user':
-        throw OAuthErrors.invalidCredentials();
+        // No user credentials were sent: it is the token that no longer grants anything.
+        throw OAuthErrors.invalidRefreshToken('The user of the refresh token is blocked');
       default:
         throw OAuthErrors.invalidRefreshToken('Cannot decrypt the refresh token');
     }

@@ -116,8 +116,8 @@ export function TokenEndpointDocs() {
     ApiResponse({
       status: 503,
       description:
-        'Every place for a password check and its waiting line are taken (PASSWORD_CHECKS_IN_FLIGHT, PASSWORD_CHECK_QUEUE); ' +
-        'see Retry-After.',
+        'Every place for a password check and its waiting line are taken (PASSWORD_CHECKS_IN_FLIGHT, PASSWORD_CHECK_QUEUE), ' +
+        'or checks still running for this user name or address fill what its failed-login limit leaves; see Retry-After.',
       headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
       content: errorContent({
         temporarily_unavailable: OAuthErrors.serverBusy(),
