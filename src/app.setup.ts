@@ -1,10 +1,11 @@
-import { BadRequestException, type INestApplication, type NestApplicationOptions } from '@nestjs/common';
+import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
 import { answerClientErrors } from './common/http/client-errors.js';
+import { ApiException } from './common/errors/api-exception.js';
 import { requestRefusal } from './common/http/request-target.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
@@ -38,7 +39,7 @@ function configureApp(app: INestApplication): void {
   // Before any route: through the exception filter, with the security headers just set.
   app.use((request: IncomingMessage, _response: unknown, next: (error?: unknown) => void) => {
     const refusal = requestRefusal(request);
-    next(refusal === undefined ? undefined : new BadRequestException(refusal));
+    next(refusal === undefined ? undefined : new ApiException(refusal.status, refusal.message));
   });
   answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECT_REFUSED_MESSAGE } from '../src/common/http/client-errors.js';
-import { HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
+import { EXPECTATION_FAILED_MESSAGE, HOST_REPEATED_MESSAGE, HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { rawExchange } from './utils/raw-response.js';
@@ -134,6 +134,49 @@ describe('Requests the HTTP parser refuses', () => {
       ]);
       expect(answer.headers).toMatchObject(security);
     }
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('answers 400 with a JSON body and the security headers to a request with two Host headers, storing nothing', async () => {
+    const routed = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    const security = Object.fromEntries(SECURITY_HEADERS.map((name) => [name, routed.headers[name]]));
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answers = [
+      await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'),
+      await rawExchange(
+        port,
+        submission(body).replace('Host: localhost\r\n', 'Host: localhost\r\nhost: localhost\r\nConnection: close\r\n'),
+      ),
+    ];
+
+    for (const answer of answers) {
+      expect([answer.status, answer.headers['content-type'], JSON.parse(answer.body)]).toEqual([
+        400,
+        'application/json; charset=utf-8',
+        { message: HOST_REPEATED_MESSAGE },
+      ]);
+      expect(answer.headers).toMatchObject(security);
+    }
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('answers 417 with a JSON body and the security headers to an Expect other than 100-continue, storing nothing', async () => {
+    const routed = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    const security = Object.fromEntries(SECURITY_HEADERS.map((name) => [name, routed.headers[name]]));
+    const body = JSON.stringify(submissionStub.trapSprung);
+
+    const answer = await rawExchange(
+      port,
+      submission(body).replace('Host: localhost\r\n', 'Host: localhost\r\nExpect: teapot\r\nConnection: close\r\n'),
+    );
+
+    expect([answer.status, answer.headers['content-type'], JSON.parse(answer.body)]).toEqual([
+      417,
+      'application/json; charset=utf-8',
+      { message: EXPECTATION_FAILED_MESSAGE },
+    ]);
+    expect(answer.headers).toMatchObject(security);
     expect(await storedRows(testApp.dataSource)).toHaveLength(0);
   });
 

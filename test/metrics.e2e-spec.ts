@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
-import { HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
+import { EXPECTATION_FAILED_MESSAGE, HOST_REPEATED_MESSAGE, HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields } from '../src/common/http/security-headers.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
@@ -176,7 +176,7 @@ describe('Prometheus metrics, configured away', () => {
     await testApp.close();
   });
 
-  it('answers on METRICS_PORT as the service port does a request without Host and a path that does not decode, and reads an absolute-form target', async () => {
+  it('answers on METRICS_PORT as the service port does a request without Host or with two, a path that does not decode and an unmet Expect, and reads an absolute-form target', async () => {
     const port = await freePort();
     process.env.METRICS_PORT = String(port);
     const testApp = await createTestApp();
@@ -188,14 +188,16 @@ describe('Prometheus metrics, configured away', () => {
       ...securityHeaderFields(SECURITY_HEADER_OPTIONS).map(([name]) => answer.headers[name.toLowerCase()]),
     ];
 
-    for (const [text, message] of [
-      ['GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n', HOST_REQUIRED_MESSAGE],
-      ['GET /metrics/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', "Failed to decode param '%ff'"],
-    ]) {
-      const onMetricsPort = await rawExchange(port, text!);
-      expect(seen(onMetricsPort)).toEqual(seen(await rawExchange(servicePort, text!)));
+    for (const [text, status, message] of [
+      ['GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n', 400, HOST_REQUIRED_MESSAGE],
+      ['GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n', 400, HOST_REPEATED_MESSAGE],
+      ['GET /metrics/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 400, "Failed to decode param '%ff'"],
+      ['GET /metrics HTTP/1.1\r\nHost: localhost\r\nExpect: teapot\r\nConnection: close\r\n\r\n', 417, EXPECTATION_FAILED_MESSAGE],
+    ] as const) {
+      const onMetricsPort = await rawExchange(port, text);
+      expect(seen(onMetricsPort)).toEqual(seen(await rawExchange(servicePort, text)));
       expect([onMetricsPort.status, onMetricsPort.headers['content-type'], JSON.parse(onMetricsPort.body)]).toEqual([
-        400,
+        status,
         'application/json',
         { message },
       ]);

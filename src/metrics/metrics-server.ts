@@ -43,7 +43,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   private answer(request: IncomingMessage, response: ServerResponse): void {
     const method = request.method ?? 'GET';
     const refusal = requestRefusal(request);
-    if (refusal !== undefined) return sendError(response, 400, refusal);
+    if (refusal !== undefined) return sendError(response, refusal.status, refusal.message);
     const path = targetPath(request.url ?? '/');
     if (path !== '/metrics') return sendError(response, 404, noRouteMessage(method, path));
     if (method !== 'GET' && method !== 'HEAD') {

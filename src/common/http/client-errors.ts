@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The 400 of a request whose body ends before its length (the client gave up or half-closed). */
@@ -34,7 +34,7 @@ function clientErrorAnswer(error: ClientError, bodyTimeoutMs: number): { status:
 /**
  * Bounds how long a request may take to arrive (headers and body; Node's own default is five minutes,
  * a connection held all that time by a body shorter than its `Content-Length`) and answers the
- * errors of Node's HTTP parser, and a CONNECT, with JSON bodies (docs/interface.md#errors). Set before the server
+ * errors of Node's HTTP parser, a CONNECT and an unmet Expect, with JSON bodies (docs/interface.md#errors). Set before the server
  * listens: Node reads the checking interval then.
  */
 export function answerClientErrors(
@@ -64,6 +64,9 @@ export function answerClientErrors(
     }
     socket.destroy(error);
   });
+  // Node would answer an Expect other than 100-continue with a bare 417; routed instead, the request
+  // is refused 417 in the service's form (requestRefusal) with every header an answer carries.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
   // Node hands a CONNECT to its 'connect' listeners and, with none, closes the connection unanswered.
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
     if (socket.writable) answer(socket, 400, CONNECT_REFUSED_MESSAGE);

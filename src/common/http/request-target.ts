@@ -3,6 +3,18 @@ import type { IncomingMessage, ServerOptions } from 'node:http';
 /** The 400 of an HTTP/1.1 request without a `Host` header, which RFC 9112 §3.2 has a server refuse. */
 export const HOST_REQUIRED_MESSAGE = 'Bad request: an HTTP/1.1 request must carry a Host header.';
 
+/** The 400 of a request with more than one `Host` header, which RFC 9112 §3.2 has a server refuse too. */
+export const HOST_REPEATED_MESSAGE = 'Bad request: a request must carry exactly one Host header, not several.';
+
+/** The 417 of an `Expect` other than `100-continue`, the only expectation HTTP defines (RFC 9110 §10.1.1). */
+export const EXPECTATION_FAILED_MESSAGE = 'Expectation failed: the only Expect this service meets is 100-continue.';
+
+/** A request refused whatever its route: its status and the `message` of its JSON body. */
+export interface RequestRefusal {
+  status: 400 | 417;
+  message: string;
+}
+
 /**
  * Node's options for the service's port and METRICS_PORT alike. Node would answer a request without
  * `Host` itself, a bare 400 with no body or security headers; the service answers it instead
@@ -24,17 +36,29 @@ export function targetPath(url: string): string {
 }
 
 /**
- * Why a request is refused 400 whatever its route, or undefined: an HTTP/1.1 request without `Host`,
- * and a path segment whose percent-encoding does not decode, named as Express's router names it.
+ * Why a request is refused whatever its route, or undefined: 400 for an HTTP/1.1 request without
+ * `Host`, one with several (Node keeps only the first in `headers`, so they are counted in
+ * `rawHeaders`), and a path segment whose percent-encoding does not decode, named as Express's router
+ * names it; 417 for an expectation the service cannot meet (only Node's 'checkExpectation' hands
+ * such a request on: `answerClientErrors`).
  */
-export function requestRefusal(request: IncomingMessage): string | undefined {
-  if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined) {
-    return HOST_REQUIRED_MESSAGE;
-  }
+export function requestRefusal(request: IncomingMessage): RequestRefusal | undefined {
+  const http11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
+  if (http11 && request.headers.host === undefined) return { status: 400, message: HOST_REQUIRED_MESSAGE };
+  if (countHeader(request, 'host') > 1) return { status: 400, message: HOST_REPEATED_MESSAGE };
   const undecodable = targetPath(request.url ?? '/')
     .split('/')
     .find((segment) => !decodes(segment));
-  return undecodable === undefined ? undefined : `Failed to decode param '${undecodable}'`;
+  if (undecodable !== undefined) return { status: 400, message: `Failed to decode param '${undecodable}'` };
+  // Node's own test for 100-continue (lib/_http_server.js), which it answers itself.
+  if (http11 && request.headers.expect !== undefined && !/(?:^|\W)100-continue(?:$|\W)/i.test(request.headers.expect)) {
+    return { status: 417, message: EXPECTATION_FAILED_MESSAGE };
+  }
+  return undefined;
+}
+
+function countHeader(request: IncomingMessage, name: string): number {
+  return request.rawHeaders.filter((field, index) => index % 2 === 0 && field.toLowerCase() === name).length;
 }
 
 function decodes(segment: string): boolean {
