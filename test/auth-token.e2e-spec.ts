@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import request from 'supertest';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
@@ -240,6 +241,40 @@ describe('Token endpoint: password grant and errors', () => {
 
       await post().set('Content-Type', 'application/x-www-form-urlencoded; charset=utf-8').send(form.toString()).expect(200);
     });
+  });
+
+  describe('a compressed form (Content-Encoding)', () => {
+    const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    const postEncoded = (encoding: string, bytes: Buffer) =>
+      post()
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .set('Content-Encoding', encoding)
+        .serialize((body) => body as unknown as string)
+        .send(bytes as unknown as string);
+
+    it.each(Object.keys(ENCODERS))('reads a %s form', async (encoding) => {
+      const form = Buffer.from(new URLSearchParams(passwordForm()).toString());
+
+      const response = await postEncoded(encoding, ENCODERS[encoding as keyof typeof ENCODERS](form)).expect(200);
+
+      expect(response.body.token_type).toBe('Bearer');
+    });
+
+    it.each(Object.keys(ENCODERS))(
+      'answers a body that is not %s data invalid_request, saying so, and checks no password',
+      async (encoding) => {
+        const verify = jest.spyOn(testApp.app.get(PasswordHasher), 'verify');
+        const description = `The request body is not valid ${encoding} data, as its Content-Encoding says.`;
+
+        const response = await postEncoded(encoding, Buffer.from(new URLSearchParams(passwordForm()).toString())).expect(400);
+
+        expect([response.headers['content-type'], response.body]).toEqual([
+          'application/json; charset=utf-8',
+          { error: 'invalid_request', error_description: description, message: description },
+        ]);
+        expect(verify).not.toHaveBeenCalled();
+      },
+    );
   });
 
   it('gives tokens to an active user without the ingest permission', async () => {

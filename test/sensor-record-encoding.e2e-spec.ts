@@ -49,10 +49,15 @@ describe('Submissions with a Content-Encoding', () => {
     });
 
     it('answers a valid token 400 for a body that does not decode, and 415 for an unknown encoding, storing nothing', async () => {
-      const undecodable = await post(path, 'gzip', `Bearer ${token}`).expect(400);
+      const undecodable = [];
+      for (const encoding of ['gzip', 'deflate', 'br']) undecodable.push((await post(path, encoding, `Bearer ${token}`).expect(400)).body);
       const unknown = await post(path, 'x-unknown', `Bearer ${token}`).expect(415);
 
-      expect(undecodable.body).toEqual({ message: 'The request body is not valid gzip data, as its Content-Encoding says.' });
+      expect(undecodable).toEqual(
+        ['gzip', 'deflate', 'br'].map((encoding) => ({
+          message: `The request body is not valid ${encoding} data, as its Content-Encoding says.`,
+        })),
+      );
       expect(unknown.body).toEqual({ message: 'unsupported content encoding "x-unknown"' });
       expect(await storedRows(testApp.dataSource)).toEqual([]);
     });

@@ -2,8 +2,6 @@ import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from 
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { urlencoded } from 'express';
-import { DEFAULT_BODY_LIMIT } from '../common/http/route-messages.js';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { authEntities } from './auth.entities.js';
@@ -16,6 +14,7 @@ import { SessionTokenController } from './session/session-token.controller.js';
 import { AuthHousekeepingService } from './token-endpoint/auth-housekeeping.service.js';
 import { LoginFloodService } from './token-endpoint/login-flood.service.js';
 import { TOKEN_PATH, TokenController } from './token-endpoint/token.controller.js';
+import { tokenFormBody } from './token-endpoint/token-form.middleware.js';
 import { TokenGrantsService } from './token-endpoint/token-grants.service.js';
 import { AccessTokensService } from './tokens/access-tokens.service.js';
 import { RefreshTokensService } from './tokens/refresh-tokens.service.js';
@@ -60,8 +59,6 @@ import { SerializationModule } from '../serialization/serialization.module.js';
 })
 export class AuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT.bytes }))
-      .forRoutes({ path: TOKEN_PATH, method: RequestMethod.POST });
+    consumer.apply(tokenFormBody()).forRoutes({ path: TOKEN_PATH, method: RequestMethod.POST });
   }
 }

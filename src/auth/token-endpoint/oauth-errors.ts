@@ -1,4 +1,5 @@
 import { ApiException } from '../../common/errors/api-exception.js';
+import { undecodableBodyMessage } from '../../common/http/content-encoding.js';
 
 /**
  * RFC 6749 §5.2 error answers with league/oauth2-server's texts; `message` repeats
@@ -17,6 +18,8 @@ export const OAuthErrors = {
       'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
       hint,
     ),
+  /** A body its Content-Encoding does not decode: league has no text of its own for it, so it is said plainly. */
+  undecodableBody: (encoding: string) => oauthError(400, 'invalid_request', undecodableBodyMessage(encoding)),
   invalidClient: (usedBasicAuth: boolean) =>
     oauthError(
       401,

@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { raw } from 'express';
+import { isUndecodableBody, undecodableBodyMessage } from '../../common/http/content-encoding.js';
 
 const tooLarge = new WeakSet<Request>();
 const unreadable = new WeakMap<Request, unknown>();
@@ -35,8 +36,7 @@ export function isSubmissionTooLarge(request: Request): boolean {
 export function assertSubmissionReadable(request: Request): void {
   if (!unreadable.has(request)) return;
   const error = unreadable.get(request) as { status?: unknown; message?: unknown; code?: unknown };
-  // A body its Content-Encoding does not decode reaches here as zlib's error behind a bare "Bad Request".
-  if (typeof error.code === 'string' && error.code.startsWith('Z_')) {
+  if (isUndecodableBody(error)) {
     throw new HttpException(undecodableBodyMessage(String(request.headers['content-encoding'])), HttpStatus.BAD_REQUEST, {
       cause: error,
     });
@@ -44,6 +44,3 @@ export function assertSubmissionReadable(request: Request): void {
   const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : HttpStatus.BAD_REQUEST;
   throw new HttpException(String(error.message), status, { cause: error });
 }
-
-/** The 400 of a body that its Content-Encoding (gzip, deflate, br) does not decode. */
-const undecodableBodyMessage = (encoding: string) => `The request body is not valid ${encoding} data, as its Content-Encoding says.`;
