@@ -40,10 +40,15 @@ const UNKNOWN_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ['?_format=', ''],
   ['?_format=JSON', 'JSON'],
   ['?_format=ya%0Aml', 'ya\\u000aml'],
-  ['?_format=json&_format=xml', '_format=json&_format=xml'],
   ['?_format[a]=json', '_format[a]=json'],
   ['?_format%5Ba%5D=json', '_format%5Ba%5D=json'],
   ['?_format[]=xml&other=1', '_format[]=xml'],
+];
+
+// [query string, the parameters as the 406 names them]
+const REPEATED_FORMATS: ReadonlyArray<readonly [string, string]> = [
+  ['?_format=json&_format=xml', '_format=json&_format=xml'],
+  ['?_format=json&_format=json', '_format=json&_format=json'],
 ];
 
 function expectFormat(body: string, format: ResponseFormat): void {
@@ -151,6 +156,15 @@ describe('Response format negotiation', () => {
       });
       expect(await countRecords()).toBe(0);
     });
+
+    it.each(REPEATED_FORMATS)('refuses %p with 406 saying _format is given more than once, and stores nothing', async (query, shown) => {
+      const response = await submit(query, 'application/json').expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({
+        message: `_format is given more than once (${shown}): give one format. Supported formats: hal_json, json, xml.`,
+      });
+      expect(await countRecords()).toBe(0);
+    });
   });
 
   describe('GET /node/:nid', () => {
@@ -199,6 +213,14 @@ describe('Response format negotiation', () => {
         message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
       });
       expect(await countRecords()).toBe(1);
+    });
+
+    it.each(REPEATED_FORMATS)('refuses %p with 406 saying _format is given more than once', async (query, shown) => {
+      const response = await read(nid, query).expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({
+        message: `_format is given more than once (${shown}): give one format. Supported formats: hal_json, json, xml.`,
+      });
     });
   });
 });

@@ -50,7 +50,6 @@ describe(negotiateFormat.name, () => {
     [given('JSON'), 'JSON'],
     [given('hal+json'), 'hal+json'],
     [given('ya\nml'), 'ya\\u000aml'],
-    [{ kind: 'malformed', given: '_format=json&_format=xml', repeated: true } as const, '_format=json&_format=xml'],
     [{ kind: 'malformed', given: '_format[a]=json', repeated: false } as const, '_format[a]=json'],
   ])("refuses _format %p with 406 and Drupal's message, on one line", (format, shown) => {
     let thrown: unknown;
@@ -65,5 +64,20 @@ describe(negotiateFormat.name, () => {
     expect((thrown as ApiException).getResponse()).toEqual({
       message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
     });
+  });
+
+  it('refuses a _format given more than once with 406 saying so', () => {
+    let thrown: unknown;
+    try {
+      sut({ kind: 'malformed', given: '_format=json&_format=xml', repeated: true }, 'application/json');
+    } catch (error) {
+      thrown = error;
+    }
+
+    expect(thrown).toBeInstanceOf(ApiException);
+    expect([(thrown as ApiException).getStatus(), (thrown as ApiException).getResponse()]).toEqual([
+      HttpStatus.NOT_ACCEPTABLE,
+      { message: '_format is given more than once (_format=json&_format=xml): give one format. Supported formats: hal_json, json, xml.' },
+    ]);
   });
 });

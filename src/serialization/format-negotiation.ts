@@ -48,7 +48,7 @@ export function negotiateFormatAmong<F extends string>(
       if ((supported as readonly string[]).includes(formatParameter.value)) return formatParameter.value as F;
       throw unknownFormat(formatParameter.value, supported);
     case 'malformed':
-      throw unknownFormat(formatParameter.given, supported);
+      throw unreadableFormat(formatParameter, supported);
   }
 }
 
@@ -65,12 +65,22 @@ export function unknownFormatMessage(shown: string, supported: readonly string[]
 export function assertOnlyFormat(formatParameter: FormatParameter, only: ResponseFormat): void {
   if (formatParameter.kind === 'absent') return;
   if (formatParameter.kind === 'value' && formatParameter.value === only) return;
-  const shown = formatParameter.kind === 'value' ? formatParameter.value : formatParameter.given;
-  throw new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, [only]));
+  if (formatParameter.kind === 'malformed') throw unreadableFormat(formatParameter, [only]);
+  throw unknownFormat(formatParameter.value, [only]);
 }
 
 function unknownFormat(shown: string, supported: readonly string[]): ApiException {
   return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, supported));
+}
+
+/** A `_format` given more than once names no one format: said so, rather than echoed as one unknown format. */
+function unreadableFormat(formatParameter: Extract<FormatParameter, { kind: 'malformed' }>, supported: readonly string[]): ApiException {
+  if (!formatParameter.repeated) return unknownFormat(formatParameter.given, supported);
+  const oneLine = escapeCharacters(formatParameter.given, C0_AND_C1_CONTROLS);
+  return new ApiException(
+    HttpStatus.NOT_ACCEPTABLE,
+    `_format is given more than once (${oneLine}): give one format. Supported formats: ${[...supported].sort().join(', ')}.`,
+  );
 }
 
 /**
