@@ -144,8 +144,8 @@ describe('Administration commands', () => {
   });
 
   it.each([
-    [[], /^Usage: cli client:create/],
-    [['user:rename'], /^Unknown command "user:rename"\. Usage:/],
+    [[], /^Usage: cli <command> \[options\]; `cli --help` lists the commands and their options\.$/],
+    [['user:rename'], /^Unknown command "user:rename"\. Usage: cli <command> \[options\]; `cli --help` lists/],
     [['client:create'], /^Missing required option --label\.$/],
     [['user:create', '--username', 'u'], /^Missing required option --password\.$/],
     [['user:create', '--password', 'p'], /^Missing required option --username\.$/],
@@ -191,6 +191,43 @@ describe('Administration command line process', () => {
     expect(stdout).toHaveLength(1);
     expect(JSON.parse(stdout[0]!)).toEqual({ client_id: expect.stringMatching(UUID), client_secret: expect.any(String) });
   });
+
+  /** What `argv` prints and its exit code, with a configuration the commands would refuse: help needs none. */
+  const printed = async (argv: string[]) => {
+    const [stdout, stderr]: [string[], string[]] = [[], []];
+    const code = await runAdminCli(
+      argv,
+      { DATABASE_URL: 'postgres://x' },
+      { stdout: (line) => stdout.push(line), stderr: (line) => stderr.push(line) },
+    );
+    return { code, stdout: stdout.join('\n').split('\n'), stderr };
+  };
+
+  it.each([['--help'], ['-h'], ['help']])('answers %s with every command on a line of its own, exit code 0', async (flag) => {
+    const { code, stdout, stderr } = await printed([flag]);
+
+    expect([code, stderr]).toEqual([0, []]);
+    expect(stdout.slice(0, 4)).toEqual([
+      'Usage: cli <command> [options]',
+      'Each command prints one line of JSON; `cli <command> --help` shows one command.',
+      '',
+      'Commands:',
+    ]);
+    expect(stdout).toContain('  client:create --label L [--secret S | --public]');
+    expect(stdout).toContain('  alert:list');
+    expect(stdout.slice(4).every((line) => /^ {2}[a-z]+(:[a-z]+)?( |$)/.test(line))).toBe(true);
+    expect(stdout.length).toBeGreaterThan(20);
+  });
+
+  it.each([[['alert:create', '--help']], [['alert:create', '--user', 'u', '-h']], [['help', 'alert:create']]])(
+    'answers %j with that command and its options, exit code 0',
+    async (argv) => {
+      const { code, stdout, stderr } = await printed(argv);
+
+      expect([code, stderr]).toEqual([0, []]);
+      expect(stdout).toEqual([expect.stringMatching(/^Usage: cli alert:create --user U --on EVENTS .*--escalate-email ADDRESS\)\]$/)]);
+    },
+  );
 
   it('answers a bad configuration with exit code 1 and one stderr line', async () => {
     const stderr: string[] = [];

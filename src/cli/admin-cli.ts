@@ -20,6 +20,7 @@ import { AlertsAdmin } from '../alerts/admin/alerts-admin.service.js';
 import { CliError } from '../common/cli/cli-error.js';
 import { firstLine } from '../common/cli/command-options.js';
 import { runCommand } from './commands.js';
+import { helpFor } from './usage.js';
 
 export interface CliStreams {
   stdout: (line: string) => void;
@@ -29,9 +30,15 @@ export interface CliStreams {
 /**
  * The administration command line: applies pending migrations, runs one command, prints exactly one
  * JSON line on stdout (or one message line on stderr, after the JSON line of what a failed command
- * found out, if any) and returns the exit code.
+ * found out, if any) and returns the exit code. `--help` prints the commands instead, one a line.
  */
 export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, streams: CliStreams): Promise<number> {
+  // Help needs neither configuration nor database: it answers on a machine not yet set up.
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    streams.stdout(help);
+    return 0;
+  }
   let dataSource: DataSource | undefined;
   try {
     const config = loadConfig(env);
