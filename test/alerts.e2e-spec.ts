@@ -337,6 +337,33 @@ describe('Alerts', () => {
     }
   });
 
+  it('says durations under a minute in seconds: a reminder after 20 s, a trap set again after 30 s', async () => {
+    await createWebhookAlert(
+      owner.username,
+      'sprung,reset',
+      '--remind-after',
+      '20s',
+      '--escalate-after',
+      '40s',
+      '--escalate-webhook',
+      receiver.url('/boss'),
+    );
+    const sprungAt = clock.now();
+    await send(owner, { dev_id: 'trap-quick', time: new Date(sprungAt).toISOString(), event: 'Sprung', status: 'Sprung' });
+    await until(() => receiver.received.length >= 1);
+
+    clock.advance(20_000);
+    await until(() => receiver.received.length >= 2);
+    clock.advance(10_000);
+    await send(owner, { dev_id: 'trap-quick', time: new Date(sprungAt + 30_000).toISOString(), event: 'Set', status: 'Set' });
+    await until(() => receiver.received.length >= 3);
+
+    expect(receiver.events()).toEqual(['sprung trap-quick', 'sprung_reminder trap-quick', 'reset trap-quick']);
+    expect(receiver.received[1]!.json!.text).toMatch(/^Reminder: trap trap-quick sprung 20 s ago \(.+\) and not set yet/);
+    expect(receiver.received[2]!.json!.text).toMatch(/^Trap trap-quick set again at .+, after 30 s sprung$/);
+    await settled();
+  });
+
   it('gives an alert set up for a trap already sprung no reminder that came due before it existed, and the deadline all the same', async () => {
     await send(owner, { dev_id: 'trap-9', time: new Date(clock.now() - 13 * HOUR_MS).toISOString(), event: 'Sprung', status: 'Sprung' });
     const alertId = await createWebhookAlert(owner.username, 'sprung', '--remind-after', '12h');
@@ -541,6 +568,9 @@ describe('Alerts', () => {
         },
       ],
     });
+    // The json format's Content-Type, as every route that negotiates formats answers it (the sensors list's).
+    const sensors = await read(testApp.app, '/api-sensor/sensors', owner.accessToken).expect(200);
+    expect([json.headers['content-type'], sensors.headers['content-type']]).toEqual(['application/json', 'application/json']);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect((csv.body as string).split('\r\n')[0]).toBe('dev_id,sprung_at,reset_at,first_notified_at,hours_sprung,reset_within_24h');
     expect(csv.body as string).toContain(`trap-e,${utc(0)},${utc(90)},,1.5,`);

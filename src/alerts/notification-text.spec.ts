@@ -51,6 +51,18 @@ describe(notificationText.name, () => {
       'Trap trap-1 set again at 14:00 (NZDT), after 23 h 59 min sprung',
     );
   });
+
+  it('says a duration under a minute in whole seconds, not as 0 min', () => {
+    expect(text('sprung_reminder', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-26T00:59:40Z') })).toBe(
+      'Reminder: trap trap-1 sprung 20 s ago (13:59 on 26 Nov (NZDT)) and not set yet; it must be checked within 24 h of being sprung',
+    );
+    expect(text('reset', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-26T00:59:19.500Z') })).toBe(
+      'Trap trap-1 set again at 14:00 (NZDT), after 40 s sprung',
+    );
+    expect(text('reset', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-26T00:59:00Z') })).toBe(
+      'Trap trap-1 set again at 14:00 (NZDT), after 1 min sprung',
+    );
+  });
 });
 
 describe(siteTime.name, () => {

@@ -69,9 +69,13 @@ function formatters(timeZone: string): { wallClock: Intl.DateTimeFormat; day: In
   return found;
 }
 
-/** `3 h 20 min`, `45 min`, `2 d 1 h`: whole minutes, so that a time short of the 24-hour deadline never reads as reaching it. */
+/**
+ * `3 h 20 min`, `45 min`, `2 d 1 h`: whole minutes, so that a time short of the 24-hour deadline never
+ * reads as reaching it; under a minute, whole seconds (`20 s`), not `0 min`.
+ */
 function spokenDuration(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (ms < 60_000) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  const minutes = Math.floor(ms / 60_000);
   const [days, hours, rest] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
   if (hours > 0) return rest > 0 ? `${hours} h ${rest} min` : `${hours} h`;
