@@ -1,5 +1,5 @@
 /** Every command of the administration command line with its options, one line each, in the order `--help` lists them. */
-export const COMMAND_USAGES: ReadonlyArray<readonly [command: string, options: string]> = [
+const COMMAND_USAGES: ReadonlyArray<readonly [command: string, options: string]> = [
   ['client:create', '--label L [--secret S | --public]'],
   ['client:list', ''],
   ['client:delete', '--client-id ID'],
@@ -38,7 +38,7 @@ function commandLine([command, options]: readonly [string, string]): string {
 export const USAGE = 'Usage: cli <command> [options]; `cli --help` lists the commands and their options.';
 
 /** The full help: every command on a line of its own. */
-export const HELP = [
+const HELP = [
   'Usage: cli <command> [options]',
   'Each command prints one line of JSON; `cli <command> --help` shows one command.',
   '',
