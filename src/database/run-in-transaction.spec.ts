@@ -37,36 +37,38 @@ describe('runInTransaction on a SQLite file another connection has locked', () =
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('gives up at the deadline with an answer of "unavailable", keeping the process responsive meanwhile', async () => {
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 10);
-    try {
-      const attempt = withDatabaseDeadline(Date.now() + 300, () => runInTransaction(dataSource, insertType('blocked')));
+  it('gives up at the deadline with an answer of "unavailable"', async () => {
+    const error = await withDatabaseDeadline(Date.now() + 300, () => runInTransaction(dataSource, insertType('blocked'))).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
 
-      const error = await attempt.then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
-
-      expect(isDatabaseUnavailable(error)).toBe(true);
-      // Waiting synchronously for the lock would have let no timer run at all.
-      expect(ticks).toBeGreaterThan(0);
-    } finally {
-      clearInterval(ticker);
-    }
+    expect(isDatabaseUnavailable(error)).toBe(true);
     await blocker.query('ROLLBACK');
     expect(await types()).not.toContain('blocked');
   });
 
-  it('tries again until the lock is released, then writes', async () => {
+  it('keeps the process responsive while it waits, tries again until the lock is released, then writes', async () => {
+    // Timers keep running while the attempt is still waiting: a synchronous wait for the lock would
+    // hold the event loop until the deadline, so neither the ticks nor the release below could happen.
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
     let tries = 0;
+    let settled = false;
     const attempt = withDatabaseDeadline(Date.now() + 60_000, () =>
       runInTransaction(dataSource, async (manager) => {
         tries++;
         await insertType('waited')(manager);
       }),
-    );
-    await until(() => tries >= 2);
+    ).finally(() => {
+      settled = true;
+    });
+    try {
+      await until(() => tries >= 2 && ticks >= 3);
+      expect(settled).toBe(false);
+    } finally {
+      clearInterval(ticker);
+    }
     await blocker.query('ROLLBACK');
 
     await attempt;
