@@ -26,17 +26,19 @@ const SQLITE: Dialect = {
 /**
  * Keeps the `sensor` table in the transaction that stores a batch of records, by the one rule of
  * sensor-step.ts, and answers what changed. Three steps per batch, one row per sensor in each (each
- * write in statements of 64 rows and powers of two, multi-row-insert.ts): the rows not there yet are inserted with a count of 0 (a row that is there is only locked: an
- * INSERT takes no gap locks, which a SELECT … FOR UPDATE of a missing row would, deadlocking two
- * batches that add sensors side by side); the rows are read, now locked until the COMMIT; each batch
- * record is applied in arrival order; the rows are written back whole. The rows are taken in one
- * fixed order (uid, then dev_id as the exact collation orders it), so that concurrent batches lock
- * the sensors they share in the same order.
+ * write in statements of 64 rows and powers of two, multi-row-insert.ts): the rows not there yet are
+ * inserted as placeholders with a count of 0 (a row that is there is only locked: an INSERT takes no
+ * gap locks, which a SELECT … FOR UPDATE of a missing row would, deadlocking two batches that add
+ * sensors side by side); the rows are read, now locked until the COMMIT; each batch record is applied
+ * in arrival order; the rows are written back whole. The rows are taken in one fixed order (uid, then
+ * dev_id as the exact collation orders it), so that concurrent batches lock the sensors they share in
+ * the same order.
  */
 export class SensorProjection {
   private readonly columns: ColumnMetadata[];
   private readonly values: (sensor: SensorEntity) => unknown[];
-  /** Inserts the rows not there yet; leaves (and locks) those that are. */
+  private readonly keyValues: (key: SensorKey) => unknown[];
+  /** Inserts the rows not there yet as placeholders, binding their key only; leaves (and locks) those that are. */
   private readonly keep: MultiRowInsert;
   /** Writes the rows back whole. */
   private readonly overwrite: MultiRowInsert;
@@ -45,39 +47,45 @@ export class SensorProjection {
     const dialect = dataSource.options.type === 'mysql' ? MYSQL : SQLITE;
     this.columns = dataSource.getMetadata(SensorEntity).columns;
     this.values = persistentValues(dataSource.driver, this.columns);
-    const head = `INSERT INTO sensor (${this.columns.map((column) => column.databaseName).join(', ')}) VALUES `;
-    const names = this.columns.filter((column) => !column.isPrimary).map((column) => column.databaseName);
-    this.keep = new MultiRowInsert(head, this.columns.length, dialect.keep);
-    this.overwrite = new MultiRowInsert(head, this.columns.length, dialect.overwrite(names));
+    const names = (columns: ColumnMetadata[]) => columns.map((column) => column.databaseName).join(', ');
+    const key = this.columns.filter((column) => column.isPrimary);
+    const rest = this.columns.filter((column) => !column.isPrimary);
+    this.keep = new MultiRowInsert(
+      `INSERT INTO sensor (${names([...key, ...rest])}) VALUES `,
+      [...key.map(() => '?'), ...rest.map(placeholderLiteral)],
+      dialect.keep,
+    );
+    this.keyValues = persistentValues(dataSource.driver, key);
+    this.overwrite = new MultiRowInsert(
+      `INSERT INTO sensor (${names(this.columns)}) VALUES `,
+      this.columns.length,
+      dialect.overwrite(rest.map((column) => column.databaseName)),
+    );
   }
 
   async apply(manager: EntityManager, records: ProjectedRecord[]): Promise<SensorTransition[]> {
     if (records.length === 0) return [];
     const bySensor = groupBySensor(records);
-    const fresh = [...bySensor.values()].map((own) => ({ ...fold(null, own).sensor, reportCount: 0 }));
-    await this.write(manager, fresh, this.keep);
-    const stored = await this.read(manager, fresh);
+    const keys = [...bySensor.values()].map(([first]) => ({ uid: first!.uid, devId: first!.devId }));
+    await this.keep.run(manager, keys.map(this.keyValues));
+    const stored = await this.read(manager, keys);
     const transitions: SensorTransition[] = [];
     const after: SensorEntity[] = [];
     for (const [key, own] of bySensor) {
       const before = stored.get(key)!;
       const folded = fold(before.reportCount === 0 ? null : before, own);
       after.push(folded.sensor);
-      transitions.push(...folded.transitions);
+      for (const transition of folded.transitions) transitions.push(transition);
     }
-    await this.write(manager, after, this.overwrite);
+    await this.overwrite.run(manager, after.map(this.values));
     return transitions;
   }
 
-  private write(manager: EntityManager, sensors: SensorEntity[], insert: MultiRowInsert): Promise<void> {
-    return insert.run(manager, sensors.map(this.values));
-  }
-
-  private async read(manager: EntityManager, sensors: SensorEntity[]): Promise<Map<string, SensorEntity>> {
+  private async read(manager: EntityManager, keys: SensorKey[]): Promise<Map<string, SensorEntity>> {
     const found = new Map<string, SensorEntity>();
-    const uids = [...new Set(sensors.map((sensor) => sensor.uid))];
+    const uids = [...new Set(keys.map((key) => key.uid))];
     for (const uid of uids) {
-      const devIds = sensors.filter((sensor) => sensor.uid === uid).map((sensor) => sensor.devId);
+      const devIds = keys.filter((key) => key.uid === uid).map((key) => key.devId);
       // A locking read: on MySQL a plain SELECT would read the transaction's snapshot, older than a
       // row another batch committed while this one waited for its lock.
       const select = manager
@@ -91,6 +99,23 @@ export class SensorProjection {
     return found;
   }
 }
+
+type SensorKey = Pick<SensorEntity, 'uid' | 'devId'>;
+
+/**
+ * What a row not there yet holds until the same transaction writes it back whole: nothing any
+ * reader sees (it is not committed before it is overwritten) and nothing the locking read takes
+ * from it but its count of 0, which says "no record yet". Literals, so that a sensor binds its key
+ * alone here (2 values, not 21); only the NOT NULL columns need a value.
+ */
+function placeholderLiteral(column: ColumnMetadata): string {
+  if (column.isNullable) return 'NULL';
+  const literal = PLACEHOLDERS[String(column.type)];
+  if (literal === undefined) throw new Error(`sensor.${column.databaseName}: no placeholder for type ${String(column.type)}`);
+  return literal;
+}
+
+const PLACEHOLDERS: Record<string, string> = { int: '0', boolean: '0', varchar: "''", datetime: "'2000-01-01 00:00:00'" };
 
 function fold(before: SensorEntity | null, records: ProjectedRecord[]): { sensor: SensorEntity; transitions: SensorTransition[] } {
   let sensor = before;

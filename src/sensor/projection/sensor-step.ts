@@ -66,7 +66,7 @@ export function applyRecord(
   const order = orderOf(record);
   const later = before === null || isLater(order, { deviceTime: before.lastDeviceTime, nid: before.lastNid });
   const sensor: SensorEntity = before
-    ? { ...before }
+    ? copyOf(before)
     : {
         uid: record.uid,
         devId: record.devId,
@@ -95,16 +95,14 @@ export function applyRecord(
   if (record.created > sensor.lastReceived) sensor.lastReceived = record.created;
   if (record.fieldDate < sensor.firstDeviceTime) sensor.firstDeviceTime = record.fieldDate;
   if (later) {
-    Object.assign(sensor, {
-      lastDeviceTime: record.fieldDate,
-      lastNid: record.nid,
-      lastEvent: record.fieldEvent,
-      lastStatus: record.fieldStatus,
-      lastCounter: record.fieldCounter,
-      lastTiltSensor: record.fieldTiltSensor,
-      heartbeatPeriod: record.fieldTimeout,
-      silentSince: null,
-    });
+    sensor.lastDeviceTime = record.fieldDate;
+    sensor.lastNid = record.nid;
+    sensor.lastEvent = record.fieldEvent;
+    sensor.lastStatus = record.fieldStatus;
+    sensor.lastCounter = record.fieldCounter;
+    sensor.lastTiltSensor = record.fieldTiltSensor;
+    sensor.heartbeatPeriod = record.fieldTimeout;
+    sensor.silentSince = null;
   }
   sensor.heartbeatDue = sensor.heartbeatPeriod > 0 ? new Date(sensor.lastReceived.getTime() + sensor.heartbeatPeriod * 1000) : null;
   // The last known voltage: of the latest record that carried one.
@@ -113,18 +111,49 @@ export function applyRecord(
     record.fieldBatteryVoltage !== null &&
     (!batteryKnown || isLater(order, { deviceTime: sensor.lastBatteryTime!, nid: sensor.lastBatteryNid! }))
   ) {
-    Object.assign(sensor, {
-      lastBatteryVoltage: record.fieldBatteryVoltage,
-      lastBatteryTime: record.fieldDate,
-      lastBatteryNid: record.nid,
-    });
+    sensor.lastBatteryVoltage = record.fieldBatteryVoltage;
+    sensor.lastBatteryTime = record.fieldDate;
+    sensor.lastBatteryNid = record.nid;
   }
   const status = trapStatusOf(record);
   const trapKnown = sensor.trapStatusTime !== null && sensor.trapStatusNid !== null;
   if (status && (!trapKnown || isLater(order, { deviceTime: sensor.trapStatusTime!, nid: sensor.trapStatusNid! }))) {
-    Object.assign(sensor, { sprung: status === 'Sprung', trapStatusTime: record.fieldDate, trapStatusNid: record.nid });
+    sensor.sprung = status === 'Sprung';
+    sensor.trapStatusTime = record.fieldDate;
+    sensor.trapStatusNid = record.nid;
   }
   return { sensor, transitions: later ? transitions(before, sensor, record) : [] };
+}
+
+/**
+ * A copy of the row: the step never changes the row it was given (a transition keeps the row after
+ * its own record). Member by member, so that every row a batch writes has the one shape whatever
+ * the row read from the database had.
+ */
+function copyOf(sensor: SensorEntity): SensorEntity {
+  return {
+    uid: sensor.uid,
+    devId: sensor.devId,
+    reportCount: sensor.reportCount,
+    firstReceived: sensor.firstReceived,
+    lastReceived: sensor.lastReceived,
+    firstDeviceTime: sensor.firstDeviceTime,
+    lastDeviceTime: sensor.lastDeviceTime,
+    lastNid: sensor.lastNid,
+    lastEvent: sensor.lastEvent,
+    lastStatus: sensor.lastStatus,
+    lastBatteryVoltage: sensor.lastBatteryVoltage,
+    lastBatteryTime: sensor.lastBatteryTime,
+    lastBatteryNid: sensor.lastBatteryNid,
+    lastCounter: sensor.lastCounter,
+    lastTiltSensor: sensor.lastTiltSensor,
+    heartbeatPeriod: sensor.heartbeatPeriod,
+    heartbeatDue: sensor.heartbeatDue,
+    sprung: sensor.sprung,
+    trapStatusTime: sensor.trapStatusTime,
+    trapStatusNid: sensor.trapStatusNid,
+    silentSince: sensor.silentSince,
+  };
 }
 
 function transitions(before: SensorEntity | null, after: SensorEntity, record: ProjectedRecord): SensorTransition[] {
