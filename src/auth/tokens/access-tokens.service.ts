@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -7,6 +7,7 @@ import { toColumnValue } from '../../database/plain-sql.js';
 import type { Statement } from '../../database/send-together.js';
 import { AccessTokenEntity } from './access-token.entity.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
+import { signRs256Jwt } from './rs256-jwt.js';
 import type { Refused } from './token-refusal.js';
 
 /** What the bearer guard relies on once a token's signature and times check out. */
@@ -55,16 +56,20 @@ export class AccessTokensService {
     const jti = randomBytes(32).toString('hex');
     const expiresAt = now + this.config.tokens.accessTokenTtl;
     const key = this.keys.signingKey();
-    const token = await new SignJWT({ scope: TOKEN_SCOPE })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid })
-      .setIssuer(this.config.baseUrl)
-      .setAudience(grant.clientId)
-      .setSubject(String(grant.uid))
-      .setJti(jti)
-      .setIssuedAt(now)
-      .setNotBefore(now)
-      .setExpirationTime(expiresAt)
-      .sign(key.privateKey);
+    const token = await signRs256Jwt(
+      {
+        scope: TOKEN_SCOPE,
+        iss: this.config.baseUrl,
+        aud: grant.clientId,
+        sub: String(grant.uid),
+        jti,
+        iat: now,
+        nbf: now,
+        exp: expiresAt,
+      },
+      key.kid,
+      key.privateKey,
+    );
     const parameters = [
       jti,
       grant.familyId,
