@@ -81,13 +81,27 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
       });
     });
 
-    it("keeps as each record's request body its own report, written again from what was parsed", async () => {
+    it("keeps as each record's request body its own report", async () => {
       const submissions = buffered();
 
       const entries = (await submitBatch(testApp.app, submissions, { token: caller.accessToken }).expect(201)).body as Entry[];
 
       const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));
       entries.forEach((entry, index) => expect(rows.get(entry.nid)?.request_body).toBe(JSON.stringify(submissions[index])));
+    });
+
+    it("keeps each report's text as received: its whitespace, the spelling of its numbers and a member given twice", async () => {
+      const reports = [
+        '{\n  "dev_id": "relay-1",\n  "metadata": {"time": "2026-02-01T10:00:00Z"},\n  "payload_fields": {"type": [{"target_id": "sensor_report"}], "field_event": [{"value": "Heartbeat"}], "field_battery_voltage": 3.60}\n}',
+        '{"dev_id":"relay-2","dev_id":"relay-3","metadata":{"time":"2026-02-01T10:00:01Z"},"payload_fields":{"type":{"target_id":"sensor_report"},"field_event":"Set","field_counter":1e2,"note":"[{,}]\\""}}',
+      ];
+      const body = `[ ${reports[0]} ,\r\n\t${reports[1]}\n]`;
+
+      const entries = (await submitBatch(testApp.app, body, { token: caller.accessToken }).expect(201)).body as Entry[];
+
+      const rows = new Map((await storedRows(testApp.dataSource)).map((row) => [row.nid, row]));
+      expect(entries.map((entry) => rows.get(entry.nid)?.request_body)).toEqual(reports);
+      expect(entries.map((entry) => rows.get(entry.nid)?.field_sensor_id)).toEqual(['relay-1', 'relay-3']);
     });
 
     it('makes records that read back exactly as the same reports submitted one by one, in every format', async () => {

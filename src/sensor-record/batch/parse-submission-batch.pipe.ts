@@ -7,6 +7,7 @@ import { isPlainObject } from '../validation/unwrap-member.js';
 import { foreignTypeLink, MAX_NESTING_DEPTH, readJsonBody, unknownTypeLinkMessage } from '../submission/json-submission.js';
 import { exceedsNesting } from '../submission/nesting-depth.js';
 import type { RawSubmission } from '../submission/submission.decorators.js';
+import { arrayItemTexts } from './array-item-texts.js';
 
 /** Submissions one batch may hold: what a relay buffers in a few hours offline, and one transaction stores comfortably. */
 export const MAX_BATCH_SUBMISSIONS = 1000;
@@ -21,6 +22,12 @@ export const BATCH_BODY_LIMIT = { bytes: '2mb', shown: '2 MiB' } as const;
 /** 422 for a body that is JSON but not a list. */
 export const NOT_A_LIST_MESSAGE = 'The request body must be a JSON array of reports.';
 
+/** A submission of a batch as parsed, and its own text in the body, which its record keeps as `request_body`. */
+export interface SubmittedReport {
+  report: Record<string, unknown>;
+  text: string;
+}
+
 /**
  * The batch's body as bytes and as JSON, as for one submission; then its shape: a list of 1 to
  * MAX_BATCH_SUBMISSIONS submissions, each an object nested no deeper than one submission may be, whose
@@ -28,14 +35,14 @@ export const NOT_A_LIST_MESSAGE = 'The request body must be a JSON array of repo
  * answers call them reports, as the interface does: docs/interface.md#batches-of-reports.)
  */
 @Injectable()
-export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Record<string, unknown>[]> {
+export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, SubmittedReport[]> {
   private readonly typeHref: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.typeHref = sensorRecordTypeHref(config.baseUrl);
   }
 
-  transform(submission: RawSubmission): Record<string, unknown>[] {
+  transform(submission: RawSubmission): SubmittedReport[] {
     const document = readJsonBody(submission, BATCH_BODY_LIMIT.shown);
     if (!Array.isArray(document)) throw new ApiException(422, NOT_A_LIST_MESSAGE);
     if (document.length === 0) throw new ApiException(422, 'The request body must hold at least one report.');
@@ -50,6 +57,9 @@ export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Re
       const href = foreignTypeLink(submission, this.typeHref);
       if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href, this.typeHref)}`);
     });
-    return document as Record<string, unknown>[];
+    // readJsonBody has read the text as JSON, so it is there.
+    const texts = arrayItemTexts(submission.text!);
+    if (texts.length !== document.length) throw new Error(`${texts.length} texts cut for ${document.length} reports`);
+    return (document as Record<string, unknown>[]).map((report, index) => ({ report, text: texts[index]! }));
   }
 }

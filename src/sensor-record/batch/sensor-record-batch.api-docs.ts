@@ -48,7 +48,7 @@ export function CreateSensorRecordBatchDocs() {
       description:
         `Up to ${MAX_BATCH_SUBMISSIONS} reports, each in any shape one submission may take, validated as one submission is and ` +
         'stored in one transaction: every report or none. A 201 is sent only after the COMMIT; it lists each record, in the ' +
-        "reports' order. Each record keeps its report's own JSON (written again from what was parsed) as its request body.",
+        "reports' order. Each record keeps its report's own text in the body, as received, as its request body.",
     }),
     ApiQuery({ name: '_format', required: false, enum: ['json'], description: 'The answer is JSON; any other `_format` answers 406.' }),
     ApiConsumes('application/hal+json', 'application/json'),
