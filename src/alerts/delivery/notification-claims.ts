@@ -46,33 +46,49 @@ export class NotificationClaims {
   ): Promise<ClaimedNotification[]> {
     const held = [...(skip.held ?? [])];
     const routes = skip.routes ?? [];
-    const candidates = await this.statements(async (manager) => {
+    // The due heads read whole, with their alerts, before the claim: a round is two statements when the
+    // claim takes them all, as it does unless another instance claimed one of them in between.
+    const due = await this.statements((manager) => {
       const at = this.instant(manager, now);
-      const skipped =
-        (held.length > 0 ? ` AND n.id NOT IN (${held.map(() => '?').join(', ')})` : '') +
-        routes.map(() => ' AND NOT (n.alert_id = ? AND n.recipient = ?)').join('');
-      const rows = (await manager.query(
-        `SELECT n.id FROM alert_notifications n
-          WHERE n.status = 'pending' AND n.next_attempt_at <= ? AND (n.claimed_until IS NULL OR n.claimed_until < ?)${skipped}
-            AND NOT ${SENT_BY_EMAIL_SQL}
-            AND NOT EXISTS (SELECT 1 FROM alert_notifications p
-              WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.recipient = n.recipient
-                AND p.status = 'pending' AND p.id < n.id)
-          ORDER BY n.id LIMIT ${Number(limit)}`,
-        [at, at, ...held, ...routes.flatMap((route) => [route.alertId, route.recipient])],
-      )) as Array<{ id: number | string }>;
-      return rows.map((row) => Number(row.id));
+      const query = manager
+        .getRepository(AlertNotificationEntity)
+        .createQueryBuilder('n')
+        .leftJoinAndMapOne('n.alert', AlertEntity, 'alert', 'alert.id = n.alertId')
+        .addSelect('alert.secret')
+        .where(`n.status = 'pending' AND n.next_attempt_at <= :at AND (n.claimed_until IS NULL OR n.claimed_until < :at)`, { at })
+        .andWhere(`NOT ${SENT_BY_EMAIL_SQL}`)
+        .andWhere(
+          `NOT EXISTS (SELECT 1 FROM alert_notifications p
+            WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.recipient = n.recipient
+              AND p.status = 'pending' AND p.id < n.id)`,
+        );
+      if (held.length > 0) query.andWhere('n.id NOT IN (:...held)', { held });
+      routes.forEach((route, index) =>
+        query.andWhere(`NOT (n.alert_id = :alert${index} AND n.recipient = :recipient${index})`, {
+          [`alert${index}`]: route.alertId,
+          [`recipient${index}`]: route.recipient,
+        }),
+      );
+      return query.orderBy('n.id').limit(limit).getMany() as Promise<ClaimedNotification[]>;
     });
-    if (candidates.length === 0) return [];
-    if (!(await this.claimAll(candidates, now))) return [];
-    // Among the candidates (none held already), those whose claim is now this instance's, with their alerts.
+    if (due.length === 0) return [];
+    const ids = due.map((notification) => notification.id);
+    const claimed = await this.claimAll(ids, now);
+    if (claimed === null) return [];
+    if (claimed === due.length) {
+      const until = new Date(now.getTime() + CLAIM_SECONDS * 1000);
+      return due.map((notification) =>
+        Object.assign(notification, { claimedBy: this.holder, claimedUntil: until, attempts: notification.attempts + 1 }),
+      );
+    }
+    // Some were claimed by another instance meanwhile: those whose claim is now this instance's, read again.
     return this.statements((manager) =>
       manager
         .getRepository(AlertNotificationEntity)
         .createQueryBuilder('n')
         .leftJoinAndMapOne('n.alert', AlertEntity, 'alert', 'alert.id = n.alertId')
         .addSelect('alert.secret')
-        .whereInIds(candidates)
+        .whereInIds(ids)
         .andWhere('n.claimed_by = :holder', { holder: this.holder })
         .orderBy('n.id')
         .getMany(),
@@ -112,25 +128,25 @@ export class NotificationClaims {
   }
 
   /**
-   * Claims the candidates still unclaimed in one UPDATE. On a Galera cluster another node's claim of one
-   * of them fails the whole statement at certification: then none is claimed this round (false), and
-   * the next round finds the rest.
+   * Claims the candidates still unclaimed and still due in one UPDATE; answers how many it took. On a
+   * Galera cluster another node's claim of one of them fails the whole statement at certification: then
+   * none is claimed this round (null), and the next round finds the rest.
    */
-  private async claimAll(ids: number[], now: Date): Promise<boolean> {
+  private async claimAll(ids: number[], now: Date): Promise<number | null> {
     try {
-      await this.statements(async (manager) => {
+      return await this.statements((manager) => {
         const at = this.instant(manager, now);
         const until = this.instant(manager, new Date(now.getTime() + CLAIM_SECONDS * 1000));
-        await rowsChanged(
+        return rowsChanged(
           manager,
           `UPDATE alert_notifications SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1
-            WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
-          [this.holder, until, ...ids, at],
+            WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND next_attempt_at <= ?
+              AND (claimed_until IS NULL OR claimed_until < ?)`,
+          [this.holder, until, ...ids, at, at],
         );
       });
-      return true;
     } catch (error) {
-      if (isWriteConflict(error)) return false;
+      if (isWriteConflict(error)) return null;
       throw error;
     }
   }
