@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../common/time/clock.js';
 import { wholeSeconds } from '../common/time/whole-seconds.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { SensorEntity } from '../sensor/sensor.entity.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
-import { rowsChanged, toColumnValue } from '../database/plain-sql.js';
+import { rowsChanged, selectEntities, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { toSensorView } from '../sensor/sensor.view.js';
 import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Recipient } from './alert-events.js';
@@ -39,13 +39,12 @@ function hearsSensor(alert: AlertEntity, sensor: Pick<SensorEntity, 'uid' | 'dev
 }
 
 /**
- * Whether any of the users has an alert, read in the transaction as the alerts themselves would be.
- * Most records' users have none: one indexed plain read says so for a batch, where the repository's
- * query building and hydration cost several times its CPU (docs/benchmark.md#the-single-route).
+ * The users' alerts, oldest first, read in the transaction as plain SQL: most records' users have none,
+ * and for them the repository's query building cost several times the statement; for the others one
+ * statement answers both (docs/benchmark.md#the-single-route).
  */
-async function anyAlertOf(manager: EntityManager, uids: number[]): Promise<boolean> {
-  const found: unknown[] = await manager.query(`SELECT 1 FROM alerts WHERE uid IN (${uids.map(() => '?').join(', ')}) LIMIT 1`, uids);
-  return found.length > 0;
+function alertsOf(manager: EntityManager, uids: number[]): Promise<AlertEntity[]> {
+  return selectEntities(manager, AlertEntity, `WHERE uid IN (${uids.map(() => '?').join(', ')}) ORDER BY id`, uids);
 }
 
 /** The transitions each alert event follows from. */
@@ -71,9 +70,7 @@ export class AlertOutbox implements SensorTransitionSink {
   /** Answers whether it wrote notifications: only then do this instance's dispatchers need waking at the commit. */
   async record(manager: EntityManager, transitions: SensorTransition[]): Promise<boolean> {
     const uids = [...new Set(transitions.map((transition) => transition.sensor.uid))];
-    const alerts = (await anyAlertOf(manager, uids))
-      ? await manager.getRepository(AlertEntity).find({ where: { uid: In(uids) }, order: { id: 'ASC' } })
-      : [];
+    const alerts = await alertsOf(manager, uids);
     const episodes = await keepEpisodes(manager, transitions, ({ sensor }) => alerts.some((alert) => hearsSensor(alert, sensor)));
     if (alerts.length === 0) return false;
     // When these records arrived, as each record's `created` says it (whole seconds).
