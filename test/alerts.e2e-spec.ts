@@ -598,6 +598,42 @@ describe('Alerts', () => {
     ]);
   });
 
+  it("names each notification's own episode when one batch springs and sets several traps, and notes each episode's first delivery", async () => {
+    await createWebhookAlert(owner.username, 'sprung,reset');
+    const reports = [
+      { dev_id: 'trap-i', time: deviceTime(0), event: 'Sprung', status: 'Sprung' },
+      { dev_id: 'trap-j', time: deviceTime(1), event: 'Sprung', status: 'Sprung' },
+      { dev_id: 'trap-i', time: deviceTime(10), event: 'Set', status: 'Set' },
+      { dev_id: 'trap-k', time: deviceTime(2), event: 'Sprung', status: 'Sprung' },
+    ];
+    await submitBatch(
+      testApp.app,
+      reports.map((report) => reportBody({ timeout: 3600, ...report })),
+      { token: owner.accessToken },
+    ).expect(201);
+    await until(() => receiver.received.length >= 4);
+
+    const episodes = testApp.dataSource.getRepository(SprungEpisodeEntity);
+    const written = await testApp.dataSource.getRepository(AlertNotificationEntity).find({ order: { id: 'ASC' } });
+    const named = await Promise.all(
+      written.map(async ({ devId, event, episodeId }) => {
+        const episode = await episodes.findOneByOrFail({ id: episodeId! });
+        return [devId, event, episode.devId, episode.sprungAt.getTime()];
+      }),
+    );
+    // The batch's records are applied sensor by sensor: the rows' order is not the reports'.
+    expect(named.sort()).toEqual([
+      ['trap-i', 'reset', 'trap-i', deviceInstant(0).getTime()],
+      ['trap-i', 'sprung', 'trap-i', deviceInstant(0).getTime()],
+      ['trap-j', 'sprung', 'trap-j', deviceInstant(1).getTime()],
+      ['trap-k', 'sprung', 'trap-k', deviceInstant(2).getTime()],
+    ]);
+    await until(
+      () => episodes.find({ order: { id: 'ASC' } }),
+      (all) => all.length === 3 && all.every((episode) => episode.firstDeliveredAt !== null),
+    );
+  });
+
   it('posts {"text": …} for Slack and the text itself for ntfy, signed the same way', async () => {
     await createWebhookAlert(owner.username, 'sprung', '--format', 'slack');
     const secret = receiver.secret;

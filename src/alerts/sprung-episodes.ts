@@ -12,9 +12,11 @@ export interface EpisodeOf {
 /**
  * Opens an episode for each `sprung` and closes the sensor's open one for each `reset`, in the
  * record's transaction; answers the episode each of them opened or closed, by its transition, where
- * `wanted` says that answer is needed (a sensor some alert may notify of). Elsewhere no id is read
- * back: the episodes opened go in one INSERT (sent before any reset, which may close one of them),
- * and the UPDATE alone closes an episode.
+ * `wanted` says that answer is needed (a sensor some alert may notify of). The episodes opened go in
+ * one INSERT, sent before any reset (which may close one of them); their ids, where wanted, are the
+ * INSERT's own for one row and else read back in one SELECT by their sprung reports (an INSERT of
+ * several rows tells only the first id, and the rest need not follow it: on a Galera cluster ids step
+ * by the cluster's size, and TypeORM's count on from the first). The UPDATE alone closes an episode.
  */
 export async function keepEpisodes(
   manager: EntityManager,
@@ -23,21 +25,40 @@ export async function keepEpisodes(
 ): Promise<Map<SensorTransition, EpisodeOf>> {
   const touched = new Map<SensorTransition, EpisodeOf>();
   const episodes = manager.getRepository(SprungEpisodeEntity);
-  let opened: Array<Partial<SprungEpisodeEntity>> = [];
+  let opened: Array<{ transition: SensorTransition; episode: Partial<SprungEpisodeEntity> }> = [];
   const insertOpened = async () => {
-    if (opened.length > 0) await episodes.insert(opened);
+    if (opened.length === 0) return;
+    // Not read back by the repository (it would SELECT every row again for clock_steps' default).
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(SprungEpisodeEntity)
+      .values(opened.map(({ episode }) => episode))
+      .updateEntity(false)
+      .execute();
+    if (!opened.some(({ transition }) => wanted(transition))) {
+      opened = [];
+      return;
+    }
+    const ids =
+      opened.length === 1
+        ? [Number(manager.connection.driver.createGeneratedMap!(episodes.metadata, inserted.raw, 0, 1)!['id'])]
+        : await openedIds(
+            manager,
+            opened.map(({ episode }) => episode),
+          );
+    opened.forEach(({ transition }, index) => {
+      if (wanted(transition)) touched.set(transition, { id: ids[index]!, sprungAt: transition.at });
+    });
     opened = [];
   };
   for (const transition of transitions) {
     const { uid, devId } = transition.sensor;
     if (transition.kind === 'sprung') {
-      const episode = { uid, devId, sprungAt: transition.at, sprungNid: transition.nid!, resetAt: null, resetNid: null };
-      if (!wanted(transition)) {
-        opened.push(episode);
-        continue;
-      }
-      const inserted = await episodes.insert(episode);
-      touched.set(transition, { id: Number(inserted.identifiers[0]!.id), sprungAt: transition.at });
+      opened.push({
+        transition,
+        episode: { uid, devId, sprungAt: transition.at, sprungNid: transition.nid!, resetAt: null, resetNid: null },
+      });
     } else if (transition.kind === 'reset') {
       await insertOpened();
       const open = wanted(transition) && (await episodes.findOne({ where: { uid, devId, resetAt: IsNull() }, order: { id: 'DESC' } }));
@@ -52,6 +73,24 @@ export async function keepEpisodes(
   }
   await insertOpened();
   return touched;
+}
+
+/**
+ * The ids of episodes just opened (none closed yet), in their order, found by their sprung reports
+ * through the open episodes' (uid, dev_id, reset_at) index.
+ */
+async function openedIds(manager: EntityManager, opened: Array<Partial<SprungEpisodeEntity>>): Promise<number[]> {
+  const list = (values: unknown[]) => values.map(() => '?').join(', ');
+  const uids = [...new Set(opened.map((episode) => episode.uid))];
+  const devIds = [...new Set(opened.map((episode) => episode.devId))];
+  const nids = opened.map((episode) => episode.sprungNid);
+  const rows: Array<{ id: number | string; sprung_nid: number | string }> = await manager.query(
+    `SELECT id, sprung_nid FROM sprung_episodes
+      WHERE uid IN (${list(uids)}) AND dev_id IN (${list(devIds)}) AND reset_at IS NULL AND sprung_nid IN (${list(nids)})`,
+    [...uids, ...devIds, ...nids],
+  );
+  const idOf = new Map(rows.map((row) => [Number(row.sprung_nid), Number(row.id)]));
+  return nids.map((nid) => idOf.get(nid!)!);
 }
 
 /** Notes when the first notification of each episode was delivered (the report's `first_notified_at`); a later one changes nothing. */
