@@ -1,13 +1,14 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiException } from '../../common/errors/api-exception.js';
+import type { Answer } from '../../common/http/answer.js';
 import { Public } from '../public.decorator.js';
 import { type GrantOutcome, MetricsService } from '../../metrics/metrics.service.js';
 import { isGrantType } from './grant-types.js';
 import { TokenEndpointDocs } from './token.api-docs.js';
 import { TokenGrantsService } from './token-grants.service.js';
 import { TokenRequest } from './token-request.js';
-import type { TokenResponse } from './token-response.js';
+import { tokenAnswer } from './token-response.js';
 
 export const TOKEN_PATH = 'api-sensor/oauth/token';
 
@@ -24,12 +25,12 @@ export class TokenController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  async token(@Req() request: Request): Promise<TokenResponse> {
+  async token(@Req() request: Request): Promise<Answer<Buffer>> {
     const grantType = grantTypeLabel(request);
     try {
       const answer = await this.grants.grant(TokenRequest.from(request));
       this.metrics.tokenGrant(grantType, 'success');
-      return answer;
+      return tokenAnswer(answer);
     } catch (error) {
       this.metrics.tokenGrant(grantType, grantOutcome(error));
       throw error;
