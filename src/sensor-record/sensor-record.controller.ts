@@ -7,18 +7,14 @@ import { ApiException } from '../common/errors/api-exception.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
 import { type LogFields, RequestLog } from '../logging/request-log.decorator.js';
 import type { Answer } from '../common/http/answer.js';
-import { NegotiatedFormat } from '../serialization/negotiated-format.decorator.js';
 import { RenderSensorRecord } from '../serialization/render-sensor-record.interceptor.js';
-import type { ResponseFormat } from '../serialization/response-format.js';
 import { SerializationService } from '../serialization/serialization.service.js';
 import type { SensorRecordModel } from '../serialization/sensor-record.model.js';
-import { CreateSensorRecordDto } from './dto/create-sensor-record.dto.js';
 import { CreateSensorRecordDocs, ReadSensorRecordDocs } from './sensor-record.api-docs.js';
 import { RECORD_NOT_FOUND_MESSAGE, VIEW_DENIED_MESSAGE } from './sensor-record.messages.js';
 import { SensorRecordService } from './sensor-record.service.js';
-import { ParseSubmissionPipe } from './submission/parse-submission.pipe.js';
-import { Submission, SubmissionText } from './submission/submission.decorators.js';
-import { submissionValidationPipe } from './validation/submission-validation.pipe.js';
+import { ParseSubmissionPipe, type ReceivedSubmission } from './submission/parse-submission.pipe.js';
+import { SubmittedRequest } from './submission/submission.decorators.js';
 
 export const SENSOR_RECORD_PATH = 'api-sensor/iot/sensor-record';
 
@@ -38,14 +34,13 @@ export class SensorRecordController {
   @CreateSensorRecordDocs()
   @Authenticated({ requireIngest: true })
   async create(
-    @NegotiatedFormat() format: ResponseFormat,
-    @Submission(ParseSubmissionPipe, submissionValidationPipe) submission: CreateSensorRecordDto,
-    @SubmissionText() requestBody: string,
+    @SubmittedRequest(ParseSubmissionPipe) received: ReceivedSubmission,
     @CurrentUser() user: AuthenticatedUser,
     @RequestLog() log: LogFields,
   ): Promise<Answer<Buffer>> {
+    const { submission, format, text } = received;
     log({ dev_id: submission.dev_id });
-    return this.serialization.submissionAnswer(await this.sensorRecords.create(submission, user, requestBody), format);
+    return this.serialization.submissionAnswer(await this.sensorRecords.create(submission, user, text), format);
   }
 
   @Get('node/:nid')

@@ -30,15 +30,28 @@ function submittedText(request: Request): string | undefined {
   return decoded.get(request);
 }
 
+/** The submission as received; what went wrong reading its bytes, other than their size, is raised here. */
+export function rawSubmission(request: Request): RawSubmission {
+  assertSubmissionReadable(request);
+  return { tooLarge: isSubmissionTooLarge(request), contentType: request.headers['content-type'], text: submittedText(request) };
+}
+
 /**
  * The submission as received, for pipes to parse and validate. Parameter decorators run after the
  * guards, so a caller without a valid token never learns anything about its body.
  */
-export const Submission = createParamDecorator((_data: unknown, context: ExecutionContext): RawSubmission => {
-  const request = context.switchToHttp().getRequest<Request>();
-  assertSubmissionReadable(request);
-  return { tooLarge: isSubmissionTooLarge(request), contentType: request.headers['content-type'], text: submittedText(request) };
-});
+export const Submission = createParamDecorator((_data: unknown, context: ExecutionContext): RawSubmission =>
+  rawSubmission(context.switchToHttp().getRequest<Request>()),
+);
+
+/**
+ * The request itself, for a pipe that reads everything a submission route checks before storing it
+ * (ParseSubmissionPipe: the answer's format, then the body), so that the route's checks are one pipe
+ * rather than a parameter each. Like `Submission`, read after the guards.
+ */
+export const SubmittedRequest = createParamDecorator((_data: unknown, context: ExecutionContext): Request =>
+  context.switchToHttp().getRequest<Request>(),
+);
 
 /** The request body as text, kept with the record (only read once the submission's pipes have accepted it). */
 export const SubmissionText = createParamDecorator(

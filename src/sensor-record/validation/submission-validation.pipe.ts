@@ -28,16 +28,22 @@ export async function checkSubmission(submitted: unknown): Promise<SubmissionChe
   return errors.length > 0 ? { errors } : { submission };
 }
 
+/** A submission as its DTO; its violations refused as one 406. */
+export async function validSubmission(submitted: unknown): Promise<CreateSensorRecordDto> {
+  const { submission, errors } = await checkSubmission(submitted);
+  if (errors) throw validationFailure(errors);
+  return submission;
+}
+
 /**
- * The submission's validation on every route that takes one, answering its violations as one 406.
- * Route-scoped rather than global: the token endpoint answers its own RFC 6749 errors.
+ * The submission's validation for the routes that take one through a pipe of their own (the network
+ * servers' uplinks); the single route validates in ParseSubmissionPipe. Route-scoped rather than
+ * global: the token endpoint answers its own RFC 6749 errors.
  */
 class SubmissionValidationPipe implements PipeTransform<unknown, Promise<CreateSensorRecordDto>> {
   /** The DTO is always CreateSensorRecordDto, whatever the parameter's metadata says. */
-  async transform(submitted: unknown, _metadata?: ArgumentMetadata): Promise<CreateSensorRecordDto> {
-    const { submission, errors } = await checkSubmission(submitted);
-    if (errors) throw validationFailure(errors);
-    return submission;
+  transform(submitted: unknown, _metadata?: ArgumentMetadata): Promise<CreateSensorRecordDto> {
+    return validSubmission(submitted);
   }
 }
 
