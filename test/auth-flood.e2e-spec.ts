@@ -3,6 +3,7 @@ import request from 'supertest';
 import { LoginFailureEntity, PENDING_CHECK_SECONDS } from '../src/auth/token-endpoint/login-failure.entity.js';
 import { AccessTokensService } from '../src/auth/tokens/access-tokens.service.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
+import { UsersService } from '../src/auth/users/users.service.js';
 import { DatabaseTimeoutError } from '../src/common/errors/database-timeout.error.js';
 import { oauthErrorStub } from './fixtures/oauth-errors.stub.js';
 import { createClient, createUser, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
@@ -159,6 +160,16 @@ describe('Token endpoint: flood limits on failed password grants', () => {
 
     beforeEach(async () => {
       user = await createUser(testApp.app);
+    });
+
+    it("does not count a blocked user's right password, refused as any wrong one", async () => {
+      await testApp.app.get(UsersService).block(user.username);
+
+      for (let attempt = 0; attempt <= NAME_LIMIT; attempt++) {
+        expect((await passwordGrant(user.username, user.password).expect(400)).body).toEqual(oauthErrorStub.invalidCredentials);
+      }
+
+      expect(await storedFailures()).toBe(0);
     });
 
     it('does not count a grant answered 503 for the database after a right password', async () => {

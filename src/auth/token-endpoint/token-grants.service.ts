@@ -69,12 +69,14 @@ export class TokenGrantsService {
     const password = request.required('password');
     const slot = await this.takeSlot(username, request.clientAddress);
     const user = await this.checkPassword(username, password, slot);
-    if (!user) {
+    if (user === 'wrong') {
       await this.flood.fail(slot);
       this.logger.warn(`Failed password grant for "${nameForLog(username)}" from ${request.clientAddress}`);
       throw OAuthErrors.invalidCredentials();
     }
+    // Only wrong passwords count (docs/interface.md#failed-login-limits): a blocked user's right one is refused uncounted.
     await this.flood.release(slot);
+    if (user === 'blocked') throw OAuthErrors.invalidCredentials();
     const grant = { uid: user.uid, clientId, familyId: randomUUID() };
     // Two INSERTs sent together, each committed as it runs: if the second fails, the first names a token never handed out.
     return runStatements(this.dataSource, async (manager) => {
@@ -94,8 +96,8 @@ export class TokenGrantsService {
     }
   }
 
-  /** The user, or null when the password was wrong (the caller then counts the failure). */
-  private async checkPassword(username: string, password: string, slot: LoginSlot): Promise<UserEntity | null> {
+  /** The user, `wrong` for a wrong password (the caller then counts the failure), or `blocked`. */
+  private async checkPassword(username: string, password: string, slot: LoginSlot): Promise<UserEntity | 'wrong' | 'blocked'> {
     try {
       return await this.users.verifyCredentials(username, password);
     } catch (error) {

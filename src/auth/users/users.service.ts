@@ -73,11 +73,15 @@ export class UsersService {
     return this.users.createQueryBuilder('user').addSelect('user.pass').where('user.name = :username', { username }).getOne();
   }
 
-  /** The active user whose credentials these are, or null; takes as long for an unknown name. */
-  async verifyCredentials(username: string, password: string): Promise<UserEntity | null> {
+  /**
+   * The user whose credentials these are, or `wrong` for a wrong password or an unknown name (which takes
+   * as long); a blocked user's right password is `blocked`, not a wrong one.
+   */
+  async verifyCredentials(username: string, password: string): Promise<UserEntity | 'wrong' | 'blocked'> {
     const user = await this.findByName(username);
     const valid = await this.hasher.verify(user?.pass, password);
-    return valid && user?.status ? user : null;
+    if (!valid || !user) return 'wrong';
+    return user.status ? user : 'blocked';
   }
 
   async block(username: string): Promise<UserEntity> {
