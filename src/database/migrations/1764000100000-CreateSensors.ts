@@ -1,9 +1,10 @@
 import { type MigrationInterface, type QueryRunner, Table, type TableColumnOptions, TableIndex } from 'typeorm';
+import { orderTimeSql } from '../../sensor/projection/record-order.js';
 
 /**
  * The `sensor` table: one row per owner and device, kept by the writer in the transaction of every
  * record (docs/interface.md#sensors), and filled here from the records already stored, by the same
- * rules: "last" is the latest device time, then the highest nid; the trap is sprung when the latest
+ * rules: "last" is the latest order time (record-order.ts), then the highest nid; the trap is sprung when the latest
  * report that said Sprung or Set said Sprung.
  */
 export class CreateSensors1764000100000 implements MigrationInterface {
@@ -100,34 +101,35 @@ export class CreateSensors1764000100000 implements MigrationInterface {
 /**
  * One statement, one pass over the records (window functions, no join of derived tables, which
  * MariaDB would join by scanning): per (uid, dev_id) the counts and bounds, the last record's values,
- * and the latest record saying Sprung or Set (records without one sort after those with one).
+ * and the latest record saying Sprung or Set (records without one sort after those with one); the
+ * times of both are their order times, as the writer keeps them.
  */
 export function fillFromRecords(mysql: boolean): string {
   const due = mysql
     ? 'DATE_ADD(x.last_received, INTERVAL x.field_timeout SECOND)'
     : "strftime('%Y-%m-%d %H:%M:%f', x.last_received, '+' || x.field_timeout || ' seconds')";
   const device = 'PARTITION BY uid, field_sensor_id';
-  const trapOrder = `(${device} ORDER BY (row_trap_status IS NULL), field_date DESC, nid DESC)`;
+  const trapOrder = `(${device} ORDER BY (row_trap_status IS NULL), order_time DESC, nid DESC)`;
   return `INSERT INTO sensor (uid, dev_id, report_count, first_received, last_received, first_device_time, last_device_time,
       last_nid, last_event, last_status, last_battery_voltage, last_counter, last_tilt_sensor, heartbeat_period, heartbeat_due,
       sprung, trap_status_time, trap_status_nid)
-    SELECT x.uid, x.field_sensor_id, x.report_count, x.first_received, x.last_received, x.first_device_time, x.field_date,
+    SELECT x.uid, x.field_sensor_id, x.report_count, x.first_received, x.last_received, x.first_device_time, x.order_time,
       x.nid, x.field_event, x.field_status, x.field_battery_voltage, x.field_counter, x.field_tilt_sensor, x.field_timeout,
       CASE WHEN x.field_timeout > 0 THEN ${due} END,
       CASE WHEN x.trap_status = 'Sprung' THEN 1 ELSE 0 END,
       CASE WHEN x.trap_status IS NOT NULL THEN x.trap_time END,
       CASE WHEN x.trap_status IS NOT NULL THEN x.trap_nid END
     FROM (SELECT r.*,
-            ROW_NUMBER() OVER (${device} ORDER BY field_date DESC, nid DESC) AS n,
+            ROW_NUMBER() OVER (${device} ORDER BY order_time DESC, nid DESC) AS n,
             COUNT(*) OVER (${device}) AS report_count,
             MIN(created) OVER (${device}) AS first_received,
             MAX(created) OVER (${device}) AS last_received,
             MIN(field_date) OVER (${device}) AS first_device_time,
             FIRST_VALUE(row_trap_status) OVER ${trapOrder} AS trap_status,
-            FIRST_VALUE(field_date) OVER ${trapOrder} AS trap_time,
+            FIRST_VALUE(order_time) OVER ${trapOrder} AS trap_time,
             FIRST_VALUE(nid) OVER ${trapOrder} AS trap_nid
           FROM (SELECT uid, field_sensor_id, nid, created, field_date, field_event, field_status, field_battery_voltage, field_counter,
-                  field_tilt_sensor, field_timeout,
+                  field_tilt_sensor, field_timeout, ${orderTimeSql('sensor_report', mysql)} AS order_time,
                   CASE WHEN field_status IN ('Sprung', 'Set') THEN field_status
                        WHEN field_event IN ('Sprung', 'Set') THEN field_event END AS row_trap_status
                 FROM sensor_report) r) x

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { latestRecordFirst } from '../../sensor/projection/record-order.js';
+import { latestRecordFirst, orderTimeSql } from '../../sensor/projection/record-order.js';
 
 const NEW_COLUMNS: Array<[name: string, type: string, comment: string]> = [
   [
@@ -37,14 +37,14 @@ export class SensorBatteryAndSilence1764500000000 implements MigrationInterface 
     const ofDevice = 'r.uid = sensor.uid AND r.field_sensor_id = sensor.dev_id';
     await queryRunner.query(
       `UPDATE sensor SET last_battery_nid = (SELECT r.nid FROM sensor_report r
-         WHERE ${ofDevice} AND r.field_battery_voltage IS NOT NULL ORDER BY ${latestRecordFirst('r')} LIMIT 1)`,
+         WHERE ${ofDevice} AND r.field_battery_voltage IS NOT NULL ORDER BY ${latestRecordFirst('r', mysql)} LIMIT 1)`,
     );
     for (const [column, source] of [
-      ['last_battery_voltage', 'field_battery_voltage'],
-      ['last_battery_time', 'field_date'],
+      ['last_battery_voltage', 'r.field_battery_voltage'],
+      ['last_battery_time', orderTimeSql('r', mysql)],
     ]) {
       await queryRunner.query(
-        `UPDATE sensor SET ${column} = (SELECT r.${source} FROM sensor_report r WHERE r.nid = sensor.last_battery_nid)`,
+        `UPDATE sensor SET ${column} = (SELECT ${source} FROM sensor_report r WHERE r.nid = sensor.last_battery_nid)`,
       );
     }
   }

@@ -106,6 +106,37 @@ describe(applyRecord.name, () => {
     expect(reset).toMatchObject({ kind: 'reset', sprungAt: at('2026-01-01T01:00:00Z') });
   });
 
+  it('places a record whose device time is more than 300 s ahead of its receipt at its receipt: a later Set resets the trap', () => {
+    const received = at('2026-11-29T08:00:00Z');
+    const { kinds, sensor } = apply(
+      record({ created: received, fieldDate: at('2027-11-29T08:00:00Z'), fieldEvent: 'Sprung', fieldStatus: 'Sprung' }),
+      record({ created: at('2026-11-29T08:00:05Z'), fieldDate: at('2026-11-29T08:00:04Z'), fieldEvent: 'Set', fieldStatus: 'Set' }),
+    );
+
+    expect(kinds).toEqual([['sprung'], ['reset']]);
+    expect(sensor).toMatchObject({ sprung: false, lastEvent: 'Set', lastDeviceTime: at('2026-11-29T08:00:04Z') });
+    const sprung = applyRecord(null, record({ created: received, fieldDate: at('2027-11-29T08:00:00Z'), fieldEvent: 'Sprung' }));
+    expect(sprung.transitions[0]).toMatchObject({ kind: 'sprung', at: received });
+    expect(sprung.sensor).toMatchObject({
+      lastDeviceTime: received,
+      trapStatusTime: received,
+      firstDeviceTime: at('2027-11-29T08:00:00Z'),
+    });
+  });
+
+  it('places a record by its device time up to 300 s ahead of its receipt: an earlier device time after it is late', () => {
+    const received = at('2026-11-29T08:00:00Z');
+    const { kinds, sensor } = apply(
+      record({ nid: 1, created: received, fieldDate: at('2026-11-29T08:05:00Z'), fieldEvent: 'Sprung', fieldStatus: 'Sprung' }),
+      record({ nid: 2, created: at('2026-11-29T08:01:00Z'), fieldDate: at('2026-11-29T08:01:00Z'), fieldEvent: 'Set' }),
+    );
+
+    expect(kinds).toEqual([['sprung'], []]);
+    expect(sensor).toMatchObject({ sprung: true, lastNid: 1, lastDeviceTime: at('2026-11-29T08:05:00Z') });
+    const oneSecondMore = applyRecord(null, record({ created: received, fieldDate: at('2026-11-29T08:05:01Z') }));
+    expect(oneSecondMore.sensor.lastDeviceTime).toEqual(received);
+  });
+
   it('raises nothing for a late record, whatever it says', () => {
     const { kinds, sensor } = apply(
       record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set' }),

@@ -1,6 +1,6 @@
 import type { NewSensorRecordRow } from '../../sensor-record/new-sensor-record.row.js';
 import type { SensorEntity } from '../sensor.entity.js';
-import { isLater, type RecordOrder } from './record-order.js';
+import { isLater, orderTime, type RecordOrder } from './record-order.js';
 import type { SensorTransition } from './sensor-transition.js';
 
 /** What a trap says about itself: Sprung or Set, or nothing (docs/interface.md#sensor-state). */
@@ -51,20 +51,21 @@ function isTilted(tiltSensor: string | null | undefined): boolean {
   return tiltSensor === 'True' || tiltSensor === 'Fail';
 }
 
-const orderOf = (record: ProjectedRecord): RecordOrder => ({ deviceTime: record.fieldDate, nid: record.nid });
+const orderOf = (record: ProjectedRecord): RecordOrder => ({ time: orderTime(record), nid: record.nid });
 
 /**
  * The one rule of a sensor's row (docs/interface.md#sensors): the row after one more record, and what
- * that record changed. "Last" is the latest device time, then the highest nid; a late record (not
- * after the last) still counts and still shows the device alive, but changes none of the last
- * record's values and raises nothing.
+ * that record changed. "Last" is the latest order time (the device time, or the receipt for a device
+ * time too far ahead: record-order.ts), then the highest nid; the row's times of its last, battery and
+ * trap records are those order times. A late record (not after the last) still counts and still shows
+ * the device alive, but changes none of the last record's values and raises nothing.
  */
 export function applyRecord(
   before: SensorEntity | null,
   record: ProjectedRecord,
 ): { sensor: SensorEntity; transitions: SensorTransition[] } {
   const order = orderOf(record);
-  const later = before === null || isLater(order, { deviceTime: before.lastDeviceTime, nid: before.lastNid });
+  const later = before === null || isLater(order, { time: before.lastDeviceTime, nid: before.lastNid });
   const sensor: SensorEntity = before
     ? copyOf(before)
     : {
@@ -74,7 +75,7 @@ export function applyRecord(
         firstReceived: record.created,
         lastReceived: record.created,
         firstDeviceTime: record.fieldDate,
-        lastDeviceTime: record.fieldDate,
+        lastDeviceTime: order.time,
         lastNid: record.nid,
         lastEvent: record.fieldEvent,
         lastStatus: null,
@@ -95,7 +96,7 @@ export function applyRecord(
   if (record.created > sensor.lastReceived) sensor.lastReceived = record.created;
   if (record.fieldDate < sensor.firstDeviceTime) sensor.firstDeviceTime = record.fieldDate;
   if (later) {
-    sensor.lastDeviceTime = record.fieldDate;
+    sensor.lastDeviceTime = order.time;
     sensor.lastNid = record.nid;
     sensor.lastEvent = record.fieldEvent;
     sensor.lastStatus = record.fieldStatus;
@@ -109,20 +110,20 @@ export function applyRecord(
   const batteryKnown = sensor.lastBatteryTime !== null && sensor.lastBatteryNid !== null;
   if (
     record.fieldBatteryVoltage !== null &&
-    (!batteryKnown || isLater(order, { deviceTime: sensor.lastBatteryTime!, nid: sensor.lastBatteryNid! }))
+    (!batteryKnown || isLater(order, { time: sensor.lastBatteryTime!, nid: sensor.lastBatteryNid! }))
   ) {
     sensor.lastBatteryVoltage = record.fieldBatteryVoltage;
-    sensor.lastBatteryTime = record.fieldDate;
+    sensor.lastBatteryTime = order.time;
     sensor.lastBatteryNid = record.nid;
   }
   const status = trapStatusOf(record);
   const trapKnown = sensor.trapStatusTime !== null && sensor.trapStatusNid !== null;
-  if (status && (!trapKnown || isLater(order, { deviceTime: sensor.trapStatusTime!, nid: sensor.trapStatusNid! }))) {
+  if (status && (!trapKnown || isLater(order, { time: sensor.trapStatusTime!, nid: sensor.trapStatusNid! }))) {
     sensor.sprung = status === 'Sprung';
-    sensor.trapStatusTime = record.fieldDate;
+    sensor.trapStatusTime = order.time;
     sensor.trapStatusNid = record.nid;
   }
-  return { sensor, transitions: later ? transitions(before, sensor, record) : [] };
+  return { sensor, transitions: later ? transitions(before, sensor, record, order.time) : [] };
 }
 
 /**
@@ -156,10 +157,10 @@ function copyOf(sensor: SensorEntity): SensorEntity {
   };
 }
 
-function transitions(before: SensorEntity | null, after: SensorEntity, record: ProjectedRecord): SensorTransition[] {
+function transitions(before: SensorEntity | null, after: SensorEntity, record: ProjectedRecord, at: Date): SensorTransition[] {
   const happened: SensorTransition[] = [];
   const raise = (kind: SensorTransition['kind'], more: Partial<SensorTransition> = {}) =>
-    happened.push({ kind, sensor: after, nid: record.nid, at: record.fieldDate, ...more });
+    happened.push({ kind, sensor: after, nid: record.nid, at, ...more });
   const wasSprung = Boolean(before?.sprung);
   if (!wasSprung && after.sprung) raise('sprung');
   if (wasSprung && !after.sprung) raise('reset', { sprungAt: before!.trapStatusTime });

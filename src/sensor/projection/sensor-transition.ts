@@ -14,9 +14,9 @@ export interface SensorTransition {
   sensor: SensorEntity;
   /** The record that caused it; null for `silent`, which the clock causes. */
   nid: number | null;
-  /** The record's device time, or for `silent` when the silence was noticed. */
+  /** The record's order time (its device time, or its receipt for a device time too far ahead: record-order.ts), or for `silent` when the silence was noticed. */
   at: Date;
-  /** For `reset`: the device time of the report that sprung the trap. */
+  /** For `reset`: the order time of the report that sprung the trap. */
   sprungAt?: Date | null;
   /** For `battery`: the new last known voltage; for `bait`: the reported bait level. */
   value?: number;
