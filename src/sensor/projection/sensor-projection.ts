@@ -1,10 +1,11 @@
-import { type DataSource, type EntityManager, In } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { SensorEntity } from '../sensor.entity.js';
 import { applyRecord, type ProjectedRecord } from './sensor-step.js';
 import type { SensorTransition } from './sensor-transition.js';
 import type { ColumnMetadata } from '../../database/column-metadata.js';
 import { MultiRowInsert } from '../../database/multi-row-insert.js';
 import { persistentValues } from '../../database/persistent-values.js';
+import { selectEntities } from '../../database/plain-sql.js';
 
 interface Dialect {
   /** Inserts a row that is not there yet; leaves one that is (locked, on MySQL). */
@@ -83,17 +84,16 @@ export class SensorProjection {
 
   private async read(manager: EntityManager, keys: SensorKey[]): Promise<Map<string, SensorEntity>> {
     const found = new Map<string, SensorEntity>();
+    // A locking read: on MySQL a plain SELECT would read the transaction's snapshot, older than a
+    // row another batch committed while this one waited for its lock.
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
     const uids = [...new Set(keys.map((key) => key.uid))];
     for (const uid of uids) {
       const devIds = keys.filter((key) => key.uid === uid).map((key) => key.devId);
-      // A locking read: on MySQL a plain SELECT would read the transaction's snapshot, older than a
-      // row another batch committed while this one waited for its lock.
-      const select = manager
-        .getRepository(SensorEntity)
-        .createQueryBuilder('sensor')
-        .where({ uid, devId: In(devIds) });
-      if (manager.connection.options.type === 'mysql') select.setLock('pessimistic_write');
-      const rows = await select.getMany();
+      const where = `WHERE uid = ? AND dev_id IN (${devIds.map(() => '?').join(', ')})${lock}`;
+      // As plain SQL rather than through the query builder, whose building, escaping and hydration of
+      // the select took a batch more than the rows' conversion (docs/benchmark.md#where-the-time-goes).
+      const rows = await selectEntities(manager, SensorEntity, where, [uid, ...devIds]);
       for (const row of rows) found.set(keyOf(row.uid, row.devId), row);
     }
     return found;
