@@ -1,50 +1,70 @@
+import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { shownUrl } from '../shown-url.js';
 import type { WebhookRequest } from './webhook-request.js';
 import { outcomeOfStatus, type SendOutcome } from './send-outcome.js';
 
-/** A send gives up after this long: connecting, sending and the answer's headers together. */
+/** A send gives up after this long: connecting, sending, the answer's headers and what is read of its body together. */
 const WEBHOOK_TIMEOUT_MS = 5000;
 /** The answer's body is read up to this much (shown by alert:test, kept short in the log). */
 const ANSWER_LIMIT_BYTES = 64 * 1024;
 
+/** Connections kept open between sends to a receiver, as fetch keeps them. */
+const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
 /**
  * POSTs a webhook request: redirects are not followed (the answer is the outcome), at most 5 s, and
- * at most 64 KiB of the answer read, so that a slow or chatty receiver cannot hold a sender.
+ * at most 64 KiB of the answer read, so that a slow or chatty receiver cannot hold a sender. Sent
+ * with node:http rather than fetch, whose streams and header objects cost the service more CPU per
+ * notification than the rest of its delivery (docs/benchmark.md#alerts).
  */
-export async function sendWebhook(url: string, request: WebhookRequest, now: () => number): Promise<SendOutcome> {
+export function sendWebhook(url: string, request: WebhookRequest, now: () => number): Promise<SendOutcome> {
   const signal = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
-  try {
-    const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal });
-    const answer = await readAtMost(response, ANSWER_LIMIT_BYTES);
-    return outcomeOfStatus(response.status, response.headers.get('retry-after'), now(), answer);
-  } catch (error) {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
     // The reason is logged and kept in last_error: never with the URL's secret path or query.
-    const reason = signal.aborted ? 'timed out after 5 s' : connectionError(error).split(url).join(shownUrl(url));
-    return { kind: 'retry', reason };
-  }
-}
-
-async function readAtMost(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+    const failed = (error: unknown) =>
+      settle({ kind: 'retry', reason: signal.aborted ? 'timed out after 5 s' : connectionError(error).split(url).join(shownUrl(url)) });
+    const answered = (response: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const outcome = () => {
+        const retryAfter = response.headers['retry-after'] ?? null;
+        const answer = Buffer.concat(chunks).subarray(0, ANSWER_LIMIT_BYTES).toString('utf8');
+        settle(outcomeOfStatus(response.statusCode ?? 0, retryAfter, now(), answer));
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size < ANSWER_LIMIT_BYTES) return;
+        outcome();
+        response.destroy();
+      });
+      response.on('end', outcome);
+      response.on('error', failed);
+      response.on('close', () => failed(new Error('the answer was cut off')));
+    };
+    try {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const headers = { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) };
+      const options = { method: 'POST', headers, agent: secure ? AGENTS.https : AGENTS.http, signal };
+      const sending = secure ? httpsRequest(target, options, answered) : httpRequest(target, options, answered);
+      sending.on('error', failed);
+      sending.end(request.body);
+    } catch (error) {
+      failed(error);
     }
-  } finally {
-    // Not awaited: a receiver that stalls mid-body must not hold the send past its answer.
-    void reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  });
 }
 
-/** The cause's code (ECONNREFUSED, ENOTFOUND, …) rather than fetch's generic "fetch failed". */
+/** The error's code (ECONNREFUSED, ENOTFOUND, …) rather than its longer message. */
 function connectionError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code ?? message ?? String(error);
 }
