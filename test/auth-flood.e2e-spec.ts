@@ -235,6 +235,8 @@ describe('Token endpoint: flood limits on failed password grants', () => {
         notGranted.map(() => [503, OVERFLOW, '1']),
       );
       expect(refused).toEqual(notGranted);
+      // The first to arrive are checked: a burst over the limit does not refuse every attempt for the others.
+      expect(answers.length - notGranted.length).toBeGreaterThanOrEqual(NAME_LIMIT);
       expect(await storedFailures()).toBe(0);
       await passwordGrant(user.username, user.password).expect(200);
     });
@@ -288,6 +290,18 @@ describe('Token endpoint: flood limits on failed password grants', () => {
       expect(refused).toEqual([]);
       expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(ADDRESS_LIMIT - 1).fill(400), 200]);
       expect(await storedFailures()).toBe(ADDRESS_LIMIT - 1);
+    });
+
+    it(`checks the first ${ADDRESS_LIMIT} of ${AT_ONCE} wrong passwords from one address sent at once, and refuses the rest unchecked`, async () => {
+      const grants = Array.from({ length: AT_ONCE }, (_, index) => ({ username: `guess-${index}`, password: 'guess' }));
+
+      const { refused, checked } = await sendAtOnce(grants);
+
+      expect(checked.map((answer) => [answer.status, answer.body])).toEqual(
+        Array.from({ length: ADDRESS_LIMIT }, () => [400, oauthErrorStub.invalidCredentials]),
+      );
+      for (const answer of refused) expectRefused(answer, TOO_MANY_FROM_ADDRESS, ADDRESS_WINDOW);
+      expect(await storedFailures()).toBe(ADDRESS_LIMIT);
     });
 
     it(`checks at most ${ADDRESS_LIMIT} passwords from one address, whatever the names`, async () => {

@@ -94,14 +94,15 @@ describe('Tokens on a Galera cluster, one instance per node', () => {
     }
   });
 
-  it('checks at most the per-name limit of passwords when 30 wrong grants for one name reach the three instances at once', async () => {
+  it('checks the per-name limit of passwords, no more, when 30 wrong grants for one name reach the three instances at once', async () => {
     const user = await createUser(instances[0]!.app.app);
     const checks = instances.map((instance) => jest.spyOn(instance.app.app.get(PasswordHasher), 'verify'));
 
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => passwordGrant(instances[i % 3]!, user, `guess ${i}`)));
 
     const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(3);
+    // The first three to arrive are checked; the others step back for them (docs/interface.md#failed-login-limits).
+    expect(statuses.filter((status) => status === 400).length).toBe(3);
     // The rest are refused unchecked: 429 once failures reach the limit, or, while checks on the
     // instances still run, the overflow answer (503 temporarily_unavailable, Retry-After: 1).
     const unchecked = answers.filter((answer) => answer.status !== 400 && answer.status !== 429);
@@ -109,12 +110,6 @@ describe('Tokens on a Galera cluster, one instance per node', () => {
       unchecked.map(() => [503, 'temporarily_unavailable', '1']),
     );
     expect(checks.reduce((sum, check) => sum + check.mock.calls.length, 0)).toBe(statuses.filter((status) => status === 400).length);
-    // Attempts refused for one another's rows, removed a moment later, counted nothing: the burst may
-    // have left fewer failures than the limit (docs/interface.md#failed-login-limits); one at a time,
-    // each wrong guess is checked until it is reached.
-    for (let failed = statuses.filter((status) => status === 400).length, i = 0; failed < 3; failed++, i++) {
-      await passwordGrant(instances[i % 3]!, user, `one more guess ${i}`).expect(400);
-    }
     // Every instance now refuses the name, even with the right password.
     for (const instance of instances) await passwordGrant(instance, user).expect(429);
   });

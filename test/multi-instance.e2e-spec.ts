@@ -88,7 +88,7 @@ describe('Several instances on one database', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('checks at most the per-name limit of passwords when 30 grants for one name reach both at once', async () => {
+  it('checks the per-name limit of passwords, no more, when 30 grants for one name reach both at once', async () => {
     const { client, user } = await credentials(first);
     const checks = [first, second].map((instance) => jest.spyOn(instance.app.get(PasswordHasher), 'verify'));
 
@@ -103,7 +103,8 @@ describe('Several instances on one database', () => {
     const overflow = answers.filter((answer) => answer.status === 503);
     const limited = answers.filter((answer) => answer.status === 429);
     const checked = answers.filter((answer) => answer.status !== 429 && answer.status !== 503);
-    expect(checked.length).toBeLessThanOrEqual(3);
+    // The first three to arrive are checked; the others step back for them (docs/interface.md#failed-login-limits).
+    expect(checked.length).toBe(3);
     expect(checks.reduce((sum, check) => sum + check.mock.calls.length, 0)).toBe(checked.length);
     for (const answer of overflow) {
       expect(answer.body).toMatchObject({ error: 'temporarily_unavailable' });

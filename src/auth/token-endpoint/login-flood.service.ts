@@ -1,13 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type EntityManager, type FindOptionsWhere, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
+import { databaseTimeLeft } from '../../database/database-deadline.js';
 import { LoginFailureEntity, PENDING_CHECK_SECONDS } from './login-failure.entity.js';
 import { OAuthErrors } from './oauth-errors.js';
 
 type FloodKey = 'username' | 'address';
+
+/**
+ * An attempt among the first to arrive while a burst is over the limit counts again after SLOT_WAIT_MS,
+ * doubling up to SLOT_WAIT_MAX_MS, while the attempts after it step back. It waits at most half of
+ * DB_REQUEST_TIMEOUT_MS, and only while half of its request's database time is left for its check and
+ * tokens; then it gets the overflow answer.
+ */
+const SLOT_WAIT_MS = 10;
+const SLOT_WAIT_MAX_MS = 100;
 type FloodRule = AppConfig['loginLimits']['perUsername'];
 
 const RULES: Record<FloodKey, (limits: AppConfig['loginLimits']) => FloodRule> = {
@@ -42,10 +53,12 @@ export class LoginChecksInFlightError extends Error {
  * checks. A wrong password turns the row into a failure; the right one, or a check that never ended
  * (a server fault), deletes it. Because every attempt counts after its own row is committed, the k-th
  * attempt to insert sees at least k rows, so no more than `limit` checks can be running or have failed
- * inside the window, however many arrive at once and on however many instances. Over the limit, only
- * failures earn the 429 that blames them; an attempt over it for checks still running is told to come
- * back shortly (LoginChecksInFlightError). A refused integration key is a failure of its address alone
- * (a row without user name).
+ * inside the window, however many arrive at once and on however many instances. When a burst is over
+ * the limit, those that arrived first (the smaller ids) wait for the others to step back, so the first
+ * `limit` are checked: a row is only ever taken by a count that holds every row, so waiting keeps the
+ * bound. Over the limit, only failures earn the 429 that blames them; an attempt over it for checks
+ * still running is told to come back shortly (LoginChecksInFlightError). A refused integration key is a
+ * failure of its address alone (a row without user name).
  */
 @Injectable()
 export class LoginFloodService {
@@ -83,35 +96,69 @@ export class LoginFloodService {
 
   /**
    * Inserts the attempt's row (committed on its own), then counts the failures and pending checks in
-   * each key's window, its own row included; over a limit, or when counting fails, the row is removed
-   * again. `retryAfter` is null when the other failures alone are below the limit.
+   * each key's window, its own row included. Within every limit, the slot is taken. Over one, the
+   * attempt steps back (its row removed) when the failures and the checks that arrived before it (a
+   * smaller id) already fill the limit; otherwise it is among the first to arrive and waits for those
+   * after it to step back, counting again, so that a burst has its first `limit` checked rather than
+   * every attempt refusing itself for the others. `retryAfter` is null when the other failures alone
+   * are below the limit.
    */
   private async take(
     attempt: { username: string | null; address: string; pending: boolean },
     keys: FloodKey[],
   ): Promise<{ slot: LoginSlot } | { over: FloodKey; retryAfter: number | null }> {
-    const now = this.clock.now();
-    const row = { ...attempt, attemptedAt: wholeSeconds(new Date(now)) };
+    const row = { ...attempt, attemptedAt: wholeSeconds(new Date(this.clock.now())) };
     const inserted = await this.failures.insert(row);
     // One row inserted: one identifier.
     const slot: LoginSlot = { id: Number(inserted.identifiers[0]!.id) };
     try {
-      for (const key of keys) {
-        const rule = RULES[key](this.config.loginLimits);
-        const value = row[key]!;
-        const failed = { [key]: value, pending: false, attemptedAt: MoreThan(windowStart(rule, now)) };
-        const running = { [key]: value, pending: true, attemptedAt: MoreThan(pendingStart(rule, now)) };
-        if ((await this.failures.countBy([failed, running])) <= rule.limit) continue;
-        await this.release(slot);
-        const otherFailures = { ...failed, id: Not(slot.id) };
-        if ((await this.failures.countBy(otherFailures)) < rule.limit) return { over: key, retryAfter: null };
-        return { over: key, retryAfter: await this.retryAfter(otherFailures, rule, now) };
+      const waitingSince = performance.now();
+      for (let round = 0; ; round++) {
+        const now = this.clock.now();
+        let waiting = false;
+        for (const key of keys) {
+          const place = await this.place(slot, key, row[key]!, now);
+          if (place === 'within') continue;
+          if (place === 'first' && attempt.pending && (await this.mayWait(round, waitingSince))) {
+            waiting = true;
+            continue;
+          }
+          await this.release(slot);
+          const rule = RULES[key](this.config.loginLimits);
+          const otherFailures = { [key]: row[key]!, pending: false, attemptedAt: MoreThan(windowStart(rule, now)), id: Not(slot.id) };
+          if ((await this.failures.countBy(otherFailures)) < rule.limit) return { over: key, retryAfter: null };
+          return { over: key, retryAfter: await this.retryAfter(otherFailures, rule, now) };
+        }
+        if (!waiting) return { slot };
       }
     } catch (error) {
       await this.release(slot).catch(() => undefined);
       throw error;
     }
-    return { slot };
+  }
+
+  /**
+   * Where the attempt stands for one key: `within` the limit counting every failure and pending check;
+   * over it but among the `first` to arrive (the failures and the checks before it leave it a place);
+   * or `after` the limit.
+   */
+  private async place(slot: LoginSlot, key: FloodKey, value: string, now: number): Promise<'within' | 'first' | 'after'> {
+    const rule = RULES[key](this.config.loginLimits);
+    const failed = { [key]: value, pending: false, attemptedAt: MoreThan(windowStart(rule, now)) };
+    const running = { [key]: value, pending: true, attemptedAt: MoreThan(pendingStart(rule, now)) };
+    if ((await this.failures.countBy([failed, running])) <= rule.limit) return 'within';
+    const before = await this.failures.countBy([failed, { ...running, id: LessThan(slot.id) }]);
+    // Its own row is not among those before it: with it, one more.
+    return before + 1 <= rule.limit ? 'first' : 'after';
+  }
+
+  /** Waits a moment before counting again, unless the attempt has waited long enough (SLOT_WAIT_MS). */
+  private async mayWait(round: number, waitingSince: number): Promise<boolean> {
+    const half = this.config.database.requestTimeoutMs / 2;
+    const pause = Math.min(SLOT_WAIT_MS * 2 ** round, SLOT_WAIT_MAX_MS);
+    if (performance.now() + pause - waitingSince > half || databaseTimeLeft() - pause < half) return false;
+    await delay(pause);
+    return true;
   }
 
   /** Gives the slot back: the password was right, or was never checked (a server fault). */
