@@ -1,4 +1,5 @@
 import type { AlertsAdmin } from '../src/alerts/admin/alerts-admin.service.js';
+import { OrderTimesOfClocksAhead1764750000000 } from '../src/database/migrations/1764750000000-OrderTimesOfClocksAhead.js';
 import * as alerts from './utils/alerts.js';
 import { ingestCaller, obtainTokens } from './utils/auth-fixtures.js';
 import { FakeClock } from './utils/fake-clock.js';
@@ -107,5 +108,33 @@ describe('A device time ahead of the clock', () => {
     expect(await episodesAround(now)).toEqual([
       expect.objectContaining({ dev_id: 'SKEW-1', sprung_at: utc(now + 30_000), reset_at: utc(now + 40_000), reset_within_24h: true }),
     ]);
+  });
+
+  it('re-places, by migration, a trap held sprung by a device time far ahead as stored before the rule: its next Set resets it', async () => {
+    const received = clock.now();
+    const ahead = new Date(received + YEAR_MS).toISOString();
+    await report(testApp.app, owner.accessToken, { dev_id: 'FUT-3', time: ahead, event: 'Sprung', voltage: 3.2 });
+    const times = async () =>
+      (
+        (await testApp.dataSource.query(
+          'SELECT s.last_device_time, s.trap_status_time, s.last_battery_time, e.sprung_at FROM sensor s JOIN sprung_episodes e ON e.dev_id = s.dev_id',
+        )) as Array<Record<string, Date | string>>
+      ).map((row) => Object.values(row).map((time) => new Date(time instanceof Date ? time : `${time.replace(' ', 'T')}Z`).getTime()));
+    const migration = new OrderTimesOfClocksAhead1764750000000();
+    const runner = testApp.dataSource.createQueryRunner();
+    try {
+      // Back to the times the service stored before the rule (the device's), then forward again.
+      await migration.down(runner);
+      expect(await times()).toEqual([Array(4).fill(received + YEAR_MS)]);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await times()).toEqual([Array(4).fill(received)]);
+
+    clock.advance(60_000);
+    await report(testApp.app, owner.accessToken, { dev_id: 'FUT-3', time: new Date(clock.now()).toISOString(), event: 'Set' });
+    await until(() => receiver.received.length >= 2);
+    expect(receiver.events()).toEqual(['sprung FUT-3', 'reset FUT-3']);
   });
 });

@@ -25,11 +25,12 @@ export class SprungEpisodeEntity {
   @Column({ type: 'varchar', name: 'dev_id', length: 255, comment: "The sensor's dev_id." })
   devId!: string;
 
-  /** Device time of the report that sprung the trap: the 24 hours run from it. */
+  /** Order time (record-order.ts) of the report that sprung the trap: the 24 hours run from it. */
   @Column({
     type: 'datetime',
     name: 'sprung_at',
-    comment: 'Device time of the report that sprung the trap, UTC: the 24 hours run from it.',
+    comment:
+      'Order time of the report that sprung the trap (its device time, or its receipt when over 300 s ahead), UTC: the 24 hours run from it.',
   })
   sprungAt!: Date;
 
@@ -40,7 +41,7 @@ export class SprungEpisodeEntity {
     type: 'datetime',
     name: 'reset_at',
     nullable: true,
-    comment: 'Device time of the Set report that ended it, UTC; NULL while the trap is sprung (the episode is open).',
+    comment: 'Order time of the Set report that ended it, UTC; NULL while the trap is sprung (the episode is open).',
   })
   resetAt!: Date | null;
 

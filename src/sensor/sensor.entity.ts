@@ -50,7 +50,8 @@ export class SensorEntity {
   @Column({
     type: 'datetime',
     name: 'last_device_time',
-    comment: 'Device time (field_date) of the last record: the latest device time, then the highest nid; UTC.',
+    comment:
+      'Order time of the last record (field_date; created when field_date is over 300 s ahead of it): the latest, then the highest nid; UTC.',
   })
   lastDeviceTime!: Date;
 
@@ -90,12 +91,12 @@ export class SensorEntity {
   })
   lastBatteryVoltage!: string | number | null;
 
-  /** Device time of the latest record that carried a battery voltage. */
+  /** Order time (record-order.ts) of the latest record that carried a battery voltage. */
   @Column({
     type: 'datetime',
     name: 'last_battery_time',
     nullable: true,
-    comment: 'Device time (field_date) of the latest record that carried a battery voltage, UTC; NULL when none did.',
+    comment: 'Order time of the latest record that carried a battery voltage, UTC; NULL when none did.',
   })
   lastBatteryTime!: Date | null;
 
@@ -144,7 +145,7 @@ export class SensorEntity {
     type: 'datetime',
     name: 'trap_status_time',
     nullable: true,
-    comment: 'Device time of that latest record saying Sprung or Set, UTC; NULL when none did.',
+    comment: 'Order time of that latest record saying Sprung or Set, UTC; NULL when none did.',
   })
   trapStatusTime!: Date | null;
 

@@ -14,6 +14,7 @@ import { CreateAlerts1764600100000 } from './1764600100000-CreateAlerts.js';
 import { ForeignKeyRulesAlike1764680000000 } from './1764680000000-ForeignKeyRulesAlike.js';
 import { CountClockSteps1764700000000 } from './1764700000000-CountClockSteps.js';
 import { PendingLoginChecks1764700100000 } from './1764700100000-PendingLoginChecks.js';
+import { OrderTimesOfClocksAhead1764750000000 } from './1764750000000-OrderTimesOfClocksAhead.js';
 
 /**
  * The committed migrations in the order they apply; the same list runs on SQLite and on MySQL/MariaDB.
@@ -27,7 +28,8 @@ import { PendingLoginChecks1764700100000 } from './1764700100000-PendingLoginChe
  * - a foreign key is added in place on MySQL (foreign_key_checks off) and by rebuilding the table on
  *   SQLite, which cannot add one (DescribeSchema, AddIntegrations, ForeignKeyRulesAlike);
  * - a column is changed with MySQL's MODIFY, or added with a plain ADD COLUMN, where TypeORM would
- *   rebuild the table (PublicClients, SensorBatteryAndSilence, CountClockSteps, PendingLoginChecks);
+ *   rebuild the table (PublicClients, SensorBatteryAndSilence, CountClockSteps, PendingLoginChecks,
+ *   OrderTimesOfClocksAhead);
  * - date arithmetic: DATE_ADD on MySQL, strftime on SQLite (CreateSensors, ExactDeviceIds);
  * - the old migrations' lock table existed only on MySQL (DropMigrationsLockTable).
  * The entities describe the result on both (test/schema-entities.e2e-spec.ts); a new migration starts
@@ -49,4 +51,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   ForeignKeyRulesAlike1764680000000,
   CountClockSteps1764700000000,
   PendingLoginChecks1764700100000,
+  OrderTimesOfClocksAhead1764750000000,
 ];
