@@ -22,7 +22,7 @@ export function webhookRequest(
   const body =
     alert.format === 'text'
       ? notification.text
-      : JSON.stringify(alert.format === 'slack' ? { text: notification.text } : jsonBody(notification, baseUrl));
+      : JSON.stringify(alert.format === 'slack' ? { text: slackText(notification.text) } : jsonBody(notification, baseUrl));
   const timestamp = String(nowSeconds);
   return {
     body,
@@ -34,6 +34,18 @@ export function webhookRequest(
     },
   };
 }
+
+/**
+ * The text with `&`, `<` and `>` escaped, as Slack requires of every text it is sent
+ * (https://api.slack.com/reference/surfaces/formatting#escaping): a dev_id then never reads as a
+ * `<!channel>` mention or a `<url|label>` link, in Slack or in Mattermost, which rewrites the same
+ * sequences and shows the entities as the characters (docs/alerts.md#webhooks).
+ */
+export function slackText(text: string): string {
+  return text.replace(/[&<>]/g, (character) => SLACK_ESCAPES[character]!);
+}
+
+const SLACK_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** Hex HMAC-SHA256 of "<timestamp>.<body>" with the alert's secret. */
 function signature(secret: string, timestamp: string, body: string): string {
