@@ -575,6 +575,18 @@ describe('Alerts', () => {
     expect((csv.body as string).split('\r\n')[0]).toBe('dev_id,sprung_at,reset_at,first_notified_at,hours_sprung,reset_within_24h');
     expect(csv.body as string).toContain(`trap-e,${utc(0)},${utc(90)},,1.5,`);
     expect(JSON.parse(later.body as string).episodes.map((episode: { dev_id: string }) => episode.dev_id)).toEqual(['trap-f']);
+    // The site's wall clock in the device time syntax's space form, its space encoded or sent as a +.
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone,
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(deviceInstant(95));
+    for (const space of ['%20', '+']) {
+      const spaced = await read(testApp.app, `/api-sensor/sprung-episodes?since=${local.replace(' ', space)}`, owner.accessToken).expect(
+        200,
+      );
+      expect(JSON.parse(spaced.body as string).episodes.map((episode: { dev_id: string }) => episode.dev_id)).toEqual(['trap-f']);
+    }
     await read(testApp.app, '/api-sensor/sprung-episodes?since=yesterday', owner.accessToken).expect(400);
     await read(testApp.app, '/api-sensor/sprung-episodes').expect(403);
   });

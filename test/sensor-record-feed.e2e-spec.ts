@@ -350,7 +350,7 @@ describe('GET /api-sensor/sensor-records', () => {
     expect(renderedWhenHealthArrived).toBeLessThan(count);
   });
 
-  it('reads changed_since as metadata.time is read, a + sent unencoded included', async () => {
+  it('reads changed_since as metadata.time is read, a + sent unencoded and the space form included', async () => {
     const nid = await report(testApp.app, owner.accessToken);
     settle();
     const created = new Date(clock.now() - settleMs);
@@ -363,6 +363,11 @@ describe('GET /api-sensor/sensor-records', () => {
       utc(created.getTime()),
       local.replace(' ', 'T'),
       `${local.replace(' ', 'T')}.999`,
+      // The device time syntax's space between date and time, encoded or sent as a +, to the second or the minute.
+      local.replace(' ', '%20'),
+      local.replace(' ', '+'),
+      local.slice(0, 16).replace(' ', '%20'),
+      local.slice(0, 16).replace(' ', '+'),
     ]) {
       expect(nids((await feed(`?_format=json&changed_since=${since}`)).body)).toEqual([nid]);
     }
