@@ -205,7 +205,7 @@ describe('POST /api-sensor/iot/sensor-record (accepted reports)', () => {
   it('rounds decimals half away from zero on their digits', async () => {
     const body = submissionFrom(submissionStub.minimal);
     Object.assign(body.payload_fields, { field_battery_voltage: 2.0005, field_data: '-2.0005' });
-    body.metadata.gateways = [{ snr: '9999999.0004' }];
+    body.metadata.gateways = [{ snr: '9999998.9995' }];
 
     const response = await post(body).expect(201);
 

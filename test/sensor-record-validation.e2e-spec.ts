@@ -97,6 +97,8 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
       ['field_timeout', 'This value should be between -1 and 2147483647.', -2],
       ['field_battery_voltage', 'This value should be of type numeric.', 'NaN'],
       ['field_battery_voltage', 'This value should be between -9999999 and 9999999.', 10000000],
+      // The range is the value's as given, before it is rounded to three places.
+      ['field_battery_voltage', 'This value should be between -9999999 and 9999999.', '9999999.0004'],
       ['field_data', 'This value should be between -9999999 and 9999999.', '-9999999.5'],
       ['field_data', 'This collection should contain exactly 1 element.', [{ value: 1 }, { value: 2 }]],
       ['field_network', 'This value is too long. It should have 255 characters or less.', 'x'.repeat(256)],
@@ -127,7 +129,7 @@ describe('POST /api-sensor/iot/sensor-record (validation)', () => {
         field_network: 'n'.repeat(255),
       });
       body.dev_id = '🐀'.repeat(255);
-      body.metadata.gateways = [{ rssi: -2147483648, snr: '-9999999.0004' }];
+      body.metadata.gateways = [{ rssi: -2147483648, snr: '-9999998.9995' }];
 
       const response = await submit(testApp.app, body, { token, format: 'json' }).expect(201);
 

@@ -17,7 +17,8 @@ describe('readDecimal', () => {
     ['+7', '7'],
     [0, '0'],
     [9999999, '9999999'],
-    ['-9999999.0004', '-9999999'],
+    ['-9999999.000', '-9999999'],
+    ['99999989999e-4', '9999999'],
     ['1.23456789012345678901234567890', '1.235'],
     ['1e-99999999999', '0'],
   ])('reads %p as %p', (raw, text) => {
@@ -34,6 +35,13 @@ describe('readDecimal', () => {
   it.each([[10_000_000], ['9999999.0005'], [-9999999.5], ['1e8'], ['1e999'], [1e300]])('refuses %p as out of range', (raw) => {
     expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
   });
+
+  it.each([['9999999.0004'], [9999999.0004], ['-9999999.0004'], ['99999990001e-4'], ['9999999.00000000001']])(
+    'refuses %p, beyond the range as given though it rounds into it',
+    (raw) => {
+      expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
+    },
+  );
 });
 
 describe('shortestDecimal', () => {

@@ -17,8 +17,10 @@ export function readDecimal(raw: unknown): DecimalReading {
   // Beyond this the value is out of range, and shifting its digits could build an enormous string.
   if (!(Math.abs(Number(text)) < 1e8)) return { kind: 'out-of-range' };
   const [, sign, integer = '', fraction = '', exponent = '0'] = match;
-  const scaled = scaledInteger(integer + fraction, integer.length + Number(exponent));
-  if (scaled > BigInt(DECIMAL_LIMIT) * 10n ** BigInt(SCALE)) return { kind: 'out-of-range' };
+  const point = integer.length + Number(exponent);
+  // The range is the value's as given (docs/interface.md, Decimals): 9999999.0004 is beyond it, though it rounds to 9999999.
+  if (beyondLimit(integer + fraction, point)) return { kind: 'out-of-range' };
+  const scaled = scaledInteger(integer + fraction, point);
   return { kind: 'decimal', text: formatScaled(sign === '-' && scaled !== 0n ? -scaled : scaled) };
 }
 
@@ -28,6 +30,14 @@ export function shortestDecimal(stored: string | number | null): string | null {
   const reading = readDecimal(stored);
   if (reading.kind !== 'decimal') throw new Error(`Stored value ${String(stored)} is not a DECIMAL(10,3)`);
   return reading.text;
+}
+
+/** Whether `0.<digits> × 10^point`, unrounded, is above DECIMAL_LIMIT. */
+function beyondLimit(allDigits: string, point: number): boolean {
+  const firstSignificant = allDigits.search(/[1-9]/);
+  if (firstSignificant < 0 || point - firstSignificant <= 0) return false;
+  const whole = BigInt(allDigits.slice(0, point).padEnd(point, '0'));
+  return whole > BigInt(DECIMAL_LIMIT) || (whole === BigInt(DECIMAL_LIMIT) && /[1-9]/.test(allDigits.slice(point)));
 }
 
 /** `0.<digits> × 10^point`, rounded half away from zero to SCALE places, as an integer of thousandths. */
