@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECT_REFUSED_MESSAGE } from '../src/common/http/client-errors.js';
-import { EXPECTATION_FAILED_MESSAGE, HOST_REPEATED_MESSAGE, HOST_REQUIRED_MESSAGE } from '../src/common/http/request-target.js';
+import {
+  EXPECTATION_FAILED_MESSAGE,
+  HOST_REPEATED_MESSAGE,
+  HOST_REQUIRED_MESSAGE,
+  repeatedHeaderMessage,
+} from '../src/common/http/request-target.js';
 import { submissionStub } from './fixtures/submission.stub.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { rawExchange } from './utils/raw-response.js';
@@ -158,6 +163,24 @@ describe('Requests the HTTP parser refuses', () => {
       ]);
       expect(answer.headers).toMatchObject(security);
     }
+    expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  // Each after the submission's own: Node would read the first, the one that is answered 201 alone.
+  it.each([
+    ['Content-Type', 'content-type: text/plain'],
+    ['Authorization', 'authorization: Bearer another-token'],
+  ] as const)('answers 400 with a JSON body to a submission with two %s headers, storing nothing', async (name, second) => {
+    const body = JSON.stringify(submissionStub.trapSprung);
+    const sent = submission(body).replace('Content-Length:', `${second}\r\nConnection: close\r\nContent-Length:`);
+
+    const answer = await rawExchange(port, sent);
+
+    expect([answer.status, answer.headers['content-type'], JSON.parse(answer.body)]).toEqual([
+      400,
+      'application/json; charset=utf-8',
+      { message: repeatedHeaderMessage(name) },
+    ]);
     expect(await storedRows(testApp.dataSource)).toHaveLength(0);
   });
 
