@@ -244,4 +244,17 @@ describe('Administration command line process', () => {
     expect(code).toBe(1);
     expect(stderr).toEqual([expect.stringMatching(/DATABASE_URL/)]);
   });
+
+  it('writes the control characters of a value its one stderr line quotes escaped, the line whole', async () => {
+    const stderr: string[] = [];
+
+    const code = await runAdminCli(
+      ['alert:create', '--user', 'fleet-nz', '--on', 'sprung', '--email', 'a@x.org\r\nBcc: boss@x.org'],
+      { DATABASE_URL: databaseUrl() },
+      { stdout: () => undefined, stderr: (line) => stderr.push(line) },
+    );
+
+    expect(code).toBe(1);
+    expect(stderr).toEqual(['--email must be one email address such as trapper@example.org (got "a@x.org\\u000d\\u000aBcc: boss@x.org").']);
+  });
 });

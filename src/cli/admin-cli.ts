@@ -18,7 +18,7 @@ import { IntegrationEntity } from '../integrations/integration.entity.js';
 import { runBackupCommand } from '../backup/backup.command.js';
 import { AlertsAdmin } from '../alerts/admin/alerts-admin.service.js';
 import { CliError } from '../common/cli/cli-error.js';
-import { firstLine } from '../common/cli/command-options.js';
+import { errorLine } from '../common/cli/command-options.js';
 import { runCommand } from './commands.js';
 import { helpFor } from './usage.js';
 
@@ -66,7 +66,9 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, stream
   } catch (error) {
     if (error instanceof CliError && error.output) streams.stdout(JSON.stringify(error.output));
     const known = error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseConnectionError;
-    streams.stderr(firstLine(known ? (error as Error).message : `Failed: ${error instanceof Error ? error.message : String(error)}`));
+    streams.stderr(
+      errorLine(known ? (error as Error).message : `Failed: ${error instanceof Error ? error.message : String(error)}`, known),
+    );
     return 1;
   } finally {
     await dataSource?.destroy().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS, escapeCharacters } from '../text/control-characters.js';
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 
@@ -29,6 +30,13 @@ export function instant(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').trim();
+/**
+ * The command line's error line (docs/interface.md#administration-command-line): a message of the service's own whole,
+ * another's (a driver's, which may run on with detail) its first line; either with its control
+ * characters written as `\u000d`, so that an option's value quoted in it (`--email $'a@x.org\r\nBcc: …'`)
+ * neither breaks the line nor rewrites it on a terminal.
+ */
+export function errorLine(message: string, own: boolean): string {
+  const text = own ? message : (message.split('\n')[0] ?? '');
+  return escapeCharacters(text.trim(), CONTROL_CHARACTERS);
 }
