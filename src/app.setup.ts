@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
 import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
+import { metricsOnServicePort } from './metrics/metrics.controller.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
 
 /** How the caller makes its Nest application (`NestFactory.create` or a testing module's `createNestApplication`). */
@@ -45,7 +46,7 @@ function configureApp(app: INestApplication): void {
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
-  setupOpenApi(app, config, [INTEGRATION_KEY_SCHEME]);
+  setupOpenApi(app, config, [INTEGRATION_KEY_SCHEME], metricsOnServicePort(config) ? [] : ['/metrics']);
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

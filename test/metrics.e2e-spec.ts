@@ -59,6 +59,12 @@ describe('Prometheus metrics', () => {
     expect(response.text).toMatch(/^oauth_token_grants_total\{grant_type="other",outcome="unsupported_grant_type"\} 1$/m);
     expect(response.text).toMatch(/^http_requests_total\{method="POST",route="\/api-sensor\/iot\/sensor-record",status="201"\} 1$/m);
   });
+
+  it('lists GET /metrics in the description of the service port that serves it', async () => {
+    const description = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+
+    expect(Object.keys(description.body.paths)).toContain('/metrics');
+  });
 });
 
 /** A port nothing listens on now (the service has no way to listen on port 0 for its metrics). */
@@ -84,6 +90,8 @@ describe('Prometheus metrics, configured away', () => {
     const response = await request(testApp.app.getHttpServer()).get('/metrics').expect(404);
 
     expect(response.body).toEqual({ message: 'No route found for "GET /metrics"' });
+    const description = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
+    expect(Object.keys(description.body.paths)).not.toContain('/metrics');
     await testApp.close();
   });
 
@@ -218,9 +226,13 @@ describe('Prometheus metrics, configured away', () => {
 
     await request(testApp.app.getHttpServer()).get('/metrics').expect(404);
     const scrape = await fetch(`http://127.0.0.1:${port}/metrics`);
+    const description = await request(testApp.app.getHttpServer()).get('/api-docs-json').expect(200);
 
     expect(scrape.status).toBe(200);
     expect(await scrape.text()).toContain('# TYPE http_requests_total counter');
+    // The service port's description lists only what it serves.
+    expect(Object.keys(description.body.paths)).not.toContain('/metrics');
+    expect(Object.keys(description.body.paths)).toContain('/health');
     await testApp.close();
   });
 });

@@ -8,6 +8,11 @@ import { Answer } from '../common/http/answer.js';
 import { METRICS_TOKEN_REFUSED, presentsMetricsToken } from './metrics-token.js';
 import { MetricsService } from './metrics.service.js';
 
+/** Whether `GET /metrics` is served on the service's port: metrics on, and not moved to METRICS_PORT. */
+export function metricsOnServicePort(config: AppConfig): boolean {
+  return config.metrics.enabled && config.metrics.port === undefined;
+}
+
 @ApiTags('Operations')
 @Public()
 @Controller('metrics')
@@ -18,11 +23,11 @@ export class MetricsController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Prometheus metrics (404 when switched off or moved to METRICS_PORT; 401 without METRICS_TOKEN when set)' })
+  @ApiOperation({ summary: 'Prometheus metrics (401 without METRICS_TOKEN when set); listed only when served on this port' })
   @ApiProduces('text/plain')
   async scrape(@Headers('authorization') authorization: string | undefined): Promise<Answer<string>> {
     // Switched off, or served on a port of its own: this address then does not exist.
-    if (!this.config.metrics.enabled || this.config.metrics.port !== undefined) {
+    if (!metricsOnServicePort(this.config)) {
       throw new ApiException(HttpStatus.NOT_FOUND, noRouteMessage('GET', '/metrics'));
     }
     if (!presentsMetricsToken(authorization, this.config.metrics.token)) {

@@ -12,9 +12,15 @@ export interface BearerScheme {
 /**
  * Serves the OpenAPI 3 description generated from the controllers: `/api-docs` (browsable) and
  * `/api-docs-json`. The features that take other credentials than an access token describe them
- * (`schemes`), so that this module depends on none of them.
+ * (`schemes`), so that this module depends on none of them; `absent` names the paths the configuration
+ * leaves unserved on this port (`/metrics` moved to METRICS_PORT), which the description then leaves out.
  */
-export function setupOpenApi(app: INestApplication, config: AppConfig, schemes: readonly BearerScheme[] = []): void {
+export function setupOpenApi(
+  app: INestApplication,
+  config: AppConfig,
+  schemes: readonly BearerScheme[] = [],
+  absent: readonly string[] = [],
+): void {
   const builder = new DocumentBuilder()
     .setTitle('Sensor record ingestion service')
     .setDescription(
@@ -26,5 +32,6 @@ export function setupOpenApi(app: INestApplication, config: AppConfig, schemes: 
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer');
   for (const { name, options } of schemes) builder.addBearerAuth(options, name);
   const document = SwaggerModule.createDocument(app, builder.build());
+  for (const path of absent) delete document.paths[path];
   SwaggerModule.setup('api-docs', app, document, { jsonDocumentUrl: 'api-docs-json', raw: ['json'] });
 }
