@@ -45,12 +45,6 @@ function configureApp(app: INestApplication): void {
   answerClientErrors(app.getHttpServer() as Server, config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance();
   express.disable('x-powered-by');
-  if (config.trustProxy) express.set('trust proxy', parseTrustProxy(config.trustProxy));
+  if (config.trustProxy !== undefined) express.set('trust proxy', config.trustProxy);
   setupOpenApi(app, config, [INTEGRATION_KEY_SCHEME], metricsOnServicePort(config) ? [] : ['/metrics']);
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -93,6 +93,45 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(pattern);
   });
 
+  /** The message loadConfig refuses `env` with. */
+  const refusal = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+    throw new Error(`${JSON.stringify(env)} was accepted`);
+  };
+
+  it.each([
+    ['DATABASE_URL', 'mysqll://u:secretpw@h/db', 'secretpw'],
+    ['DATABASE_URL', 'postgres://u:secretpw@h/db', 'secretpw'],
+    ['METRICS_TOKEN', 'secret token with spaces', 'secret token'],
+    ['METRICS_TOKEN', 'short-secret', 'short-secret'],
+    ['BASE_URL', 'https://u:secretpw@traps.example.org/?q', 'secretpw'],
+  ])('refuses %s=%s naming the variable, never repeating the secret', (name, value, secret) => {
+    const message = refusal({ [name]: value });
+
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));
+    expect(message).not.toContain(secret);
+  });
+
+  it('reads TRUST_PROXY as Express does: true, false, a hop count, or addresses and subnets', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+  });
+
+  it.each(['banana', '10.0.0.1,banana', '10.0.0.0/33'])('refuses TRUST_PROXY=%s at start-up, naming the variable', (value) => {
+    expect(refusal({ TRUST_PROXY: value })).toBe(
+      'Invalid configuration: TRUST_PROXY must be true, false, a hop count, or IP addresses and subnets separated by commas ' +
+        `(loopback, linklocal and uniquelocal name theirs) (got ${JSON.stringify(value)})`,
+    );
+  });
+
   describe('email alerts', () => {
     const smtp = { SMTP_URL: 'smtp://alerts:s3cret-pass@mail.example.org:587', ALERT_EMAIL_FROM: 'Trap alerts <alerts@example.org>' };
 

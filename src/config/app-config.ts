@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { EnvironmentVariables } from './environment-variables.js';
+import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -37,7 +38,8 @@ export interface AppConfig {
   passwordChecks: { inFlight: number; queue: number };
   /** Batches of reports received, validated and stored at once by this instance; more answer 503. */
   batchesInFlight: number;
-  trustProxy?: string;
+  /** Express's `trust proxy`, as TRUST_PROXY gives it. */
+  trustProxy?: TrustProxy;
   logLevel: string;
   /**
    * Prometheus metrics: off, on the service's own port (`port` unset), or on a port of their own bound
@@ -70,8 +72,11 @@ export interface SmtpConfig {
   from: string;
 }
 
-/** Variables whose value an error message never repeats. */
-const SECRET_VARIABLES = new Set(['SMTP_URL']);
+/**
+ * Variables whose value an error message never repeats: a token, a key, or an address that holds a
+ * password. Any other value is repeated with the password of an address in it masked.
+ */
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'METRICS_TOKEN', 'OAUTH_PRIVATE_KEY']);
 
 export class ConfigError extends Error {}
 
@@ -106,7 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     passwordChecks: { inFlight: vars.PASSWORD_CHECKS_IN_FLIGHT, queue: vars.PASSWORD_CHECK_QUEUE },
     batchesInFlight: vars.BATCHES_IN_FLIGHT,
-    trustProxy: vars.TRUST_PROXY,
+    trustProxy: vars.TRUST_PROXY === undefined ? undefined : readTrustProxy(vars.TRUST_PROXY),
     logLevel: vars.LOG_LEVEL,
     metrics: metricsConfig(vars),
     sensors: { heartbeatGraceSeconds: vars.SENSOR_HEARTBEAT_GRACE, metricsIntervalSeconds: vars.SENSOR_METRICS_INTERVAL },
@@ -175,10 +180,14 @@ function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
   };
 }
 
-/** Every broken rule of the first offending variable, with the value as it was given. */
+/**
+ * Every broken rule of the first offending variable, each naming it, with the value as it was given
+ * unless it is secret (README, Configuration).
+ */
 function describe(error: ValidationError, given: Record<string, string | undefined>): string {
   const reasons = Object.values(error.constraints ?? {}).reverse();
   const raw = given[error.property];
-  const value = raw === undefined || SECRET_VARIABLES.has(error.property) ? '' : ` (got ${JSON.stringify(raw)})`;
+  const value =
+    raw === undefined || SECRET_VARIABLES.has(error.property) ? '' : ` (got ${JSON.stringify(raw.replace(/\/\/[^/@\s]*@/, '//…@'))})`;
   return `${reasons.join('; ') || `${error.property} is invalid`}${value}`;
 }

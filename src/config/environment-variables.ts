@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, Validate } from 'class-validator';
 import { IsTimeZoneName } from './is-time-zone-name.validator.js';
+import { IsTrustProxy } from './trust-proxy.js';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string'
@@ -135,7 +136,7 @@ export class EnvironmentVariables {
   BATCHES_IN_FLIGHT: number = 4;
 
   @IsOptional()
-  @IsString()
+  @Validate(IsTrustProxy)
   TRUST_PROXY?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

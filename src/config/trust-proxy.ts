@@ -1,0 +1,35 @@
+import proxyaddr from 'proxy-addr';
+import { ValidatorConstraint, ValidatorConstraintInterface, ValidationArguments } from 'class-validator';
+
+/** Express's `trust proxy` setting: trust every hop, none, this many, or these addresses and subnets. */
+export type TrustProxy = boolean | number | string[];
+
+/** `true`, `false`, a hop count, or a comma list of addresses, subnets and proxy-addr's names (`loopback`). */
+export function readTrustProxy(value: string): TrustProxy {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value.split(',').map((address) => address.trim());
+}
+
+/**
+ * TRUST_PROXY checked as Express would read it, by the library Express reads it with (proxy-addr), so
+ * that a bad address stops the service at start-up naming the variable, not as proxy-addr's own text.
+ */
+@ValidatorConstraint({ name: 'isTrustProxy' })
+export class IsTrustProxy implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    const setting = readTrustProxy(value);
+    if (!Array.isArray(setting)) return true;
+    try {
+      proxyaddr.compile(setting);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be true, false, a hop count, or IP addresses and subnets separated by commas (loopback, linklocal and uniquelocal name theirs)`;
+  }
+}
