@@ -1,4 +1,4 @@
-import proxyaddr from 'proxy-addr';
+import express from 'express';
 import { ValidatorConstraint, ValidatorConstraintInterface, ValidationArguments } from 'class-validator';
 
 /** Express's `trust proxy` setting: trust every hop, none, this many, or these addresses and subnets. */
@@ -12,17 +12,15 @@ export function readTrustProxy(value: string): TrustProxy {
 }
 
 /**
- * TRUST_PROXY checked as Express would read it, by the library Express reads it with (proxy-addr), so
- * that a bad address stops the service at start-up naming the variable, not as proxy-addr's own text.
+ * TRUST_PROXY checked by Express itself, which compiles the setting when it is set, so that a bad
+ * address stops the service at start-up naming the variable, not as Express's own text.
  */
 @ValidatorConstraint({ name: 'isTrustProxy' })
 export class IsTrustProxy implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
     if (typeof value !== 'string') return false;
-    const setting = readTrustProxy(value);
-    if (!Array.isArray(setting)) return true;
     try {
-      proxyaddr.compile(setting);
+      express().set('trust proxy', readTrustProxy(value));
       return true;
     } catch {
       return false;
