@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js';
-import { databaseTimeLeft } from './database-deadline.js';
+import { databaseDeadline, databaseTimeLeft } from './database-deadline.js';
 import { retryWriteConflicts } from './write-conflict.js';
 
 const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
@@ -27,10 +27,25 @@ interface SqliteConnection {
  */
 export function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'mysql') return retryWriteConflicts(() => dataSource.transaction(work));
-  const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => sqliteTransaction(dataSource, work));
-  sqliteQueues.set(dataSource, run);
+  // The wait for a turn is a database wait: it starts the request's budget and ends at its deadline,
+  // even when the transaction before it waits without one for another process's write lock.
+  const deadline = databaseDeadline();
+  const turn = (sqliteQueues.get(dataSource) ?? Promise.resolve()).catch(() => undefined);
+  const run = (deadline === undefined ? turn : turnBefore(turn, deadline)).then(() => sqliteTransaction(dataSource, work));
+  // The next waits for this one's work, or, when this one gave up its turn unrun, for the one before.
+  sqliteQueues.set(dataSource, Promise.allSettled([turn, run]));
   return run;
+}
+
+/** Resolves when `turn` comes, or rejects at `deadline` if it has not: the work then never runs. */
+function turnBefore(turn: Promise<unknown>, deadline: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DatabaseTimeoutError('a turn on the database file')), Math.max(0, deadline - Date.now()));
+    void turn.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /**
