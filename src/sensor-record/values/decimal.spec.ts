@@ -21,6 +21,14 @@ describe('readDecimal', () => {
     ['99999989999e-4', '9999999'],
     ['1.23456789012345678901234567890', '1.235'],
     ['1e-99999999999', '0'],
+    [-71, '-71'],
+    ['7.25', '7.25'],
+    ['3.60', '3.6'],
+    ['-0', '0'],
+    ['-0.0', '0'],
+    ['007', '7'],
+    ['-0.125', '-0.125'],
+    [9999998.999, '9999998.999'],
   ])('reads %p as %p', (raw, text) => {
     expect(readDecimal(raw)).toEqual({ kind: 'decimal', text });
   });
@@ -32,9 +40,23 @@ describe('readDecimal', () => {
     },
   );
 
-  it.each([[10_000_000], ['9999999.0005'], [-9999999.5], ['1e8'], ['1e999'], [1e300]])('refuses %p as out of range', (raw) => {
-    expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
+  it('reads every thousandth from -20 to 20, as a number and as text, as its shortest text', () => {
+    for (let thousandths = -20_000; thousandths <= 20_000; thousandths++) {
+      const shortest = (thousandths / 1000)
+        .toFixed(3)
+        .replace(/\.?0+$/, '')
+        .replace(/^-0$/, '0');
+      expect(readDecimal(thousandths / 1000)).toEqual({ kind: 'decimal', text: shortest });
+      expect(readDecimal((thousandths / 1000).toFixed(3))).toEqual({ kind: 'decimal', text: shortest });
+    }
   });
+
+  it.each([[10_000_000], ['9999999.0005'], ['9999999.001'], [-9999999.5], ['1e8'], ['1e999'], [1e300]])(
+    'refuses %p as out of range',
+    (raw) => {
+      expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
+    },
+  );
 
   it.each([['9999999.0004'], [9999999.0004], ['-9999999.0004'], ['99999990001e-4'], ['9999999.00000000001']])(
     'refuses %p, beyond the range as given though it rounds into it',

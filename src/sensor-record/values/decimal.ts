@@ -4,6 +4,8 @@ export type DecimalReading = { kind: 'decimal'; text: string } | { kind: 'not-a-
 export const DECIMAL_LIMIT = 9_999_999;
 const SCALE = 3;
 const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+/** A text that is its own stored form: no sign but `-`, no leading or trailing zero, at most SCALE places. */
+const SHORTEST_TEXT = /^-?(?:0|[1-9]\d{0,6})(?:\.\d{0,2}[1-9])?$/;
 
 /**
  * Reads a JSON number or numeric string as a DECIMAL(10,3) value: rounded to 3 places half away
@@ -12,6 +14,10 @@ const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
  */
 export function readDecimal(raw: unknown): DecimalReading {
   const text = typeof raw === 'number' ? (Number.isFinite(raw) ? String(raw) : undefined) : typeof raw === 'string' ? raw : undefined;
+  // Most values devices send (3.6, -71, "7.25") are stored as they are written: no digits to shift or round.
+  if (text !== undefined && SHORTEST_TEXT.test(text) && text !== '-0' && Math.abs(Number(text)) <= DECIMAL_LIMIT) {
+    return { kind: 'decimal', text };
+  }
   const match = text === undefined ? null : DECIMAL_TEXT.exec(text);
   if (!match || (match[2] === '' && !match[3])) return { kind: 'not-a-number' };
   // Beyond this the value is out of range, and shifting its digits could build an enormous string.
