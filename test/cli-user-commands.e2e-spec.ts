@@ -65,6 +65,8 @@ describe('Administration commands for users', () => {
       const user = await createUser(testApp.app, { username: 'lost-device' });
       await runCommand(['user:block', '--username', 'lost-device'], cli);
       expect((await passwordGrant('lost-device', user.password).expect(400)).body).toEqual(oauthErrorStub.invalidCredentials);
+      // Only the wrong password counts as a failed login, not the blocked user's right one.
+      expect((await passwordGrant('lost-device', 'a wrong guess').expect(400)).body).toEqual(oauthErrorStub.invalidCredentials);
 
       const printed = await runCommand(['user:unblock', '--username', 'LOST-DEVICE'], cli);
 
