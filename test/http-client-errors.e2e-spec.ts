@@ -8,7 +8,7 @@ import {
   repeatedHeaderMessage,
 } from '../src/common/http/request-target.js';
 import { submissionStub } from './fixtures/submission.stub.js';
-import { ingestCaller } from './utils/auth-fixtures.js';
+import { createClient, createUser, ingestCaller, TOKEN_PATH } from './utils/auth-fixtures.js';
 import { rawExchange } from './utils/raw-response.js';
 import { SENSOR_RECORD_URL, storedRows } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
@@ -86,6 +86,34 @@ describe('Requests the HTTP parser refuses', () => {
     expect(answer.headers.connection).toBe('close');
     expect(JSON.parse(answer.body)).toEqual({ message: 'Request aborted' });
     expect(await storedRows(testApp.dataSource)).toHaveLength(0);
+  });
+
+  it('answers a password grant whose client half-closes the connection once its request is sent', async () => {
+    const client = await createClient(testApp.app);
+    const user = await createUser(testApp.app);
+    const form = new URLSearchParams({
+      grant_type: 'password',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      username: user.username,
+      password: user.password,
+    }).toString();
+    const request =
+      `POST ${TOKEN_PATH} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`;
+
+    const answer = await rawExchange(port, request, { halfClose: true });
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+  });
+
+  it('answers a submission whose client half-closes the connection once its request is sent, after storing it', async () => {
+    const answer = await rawExchange(port, submission(JSON.stringify(submissionStub.trapSprung)), { halfClose: true });
+
+    expect(answer.status).toBe(201);
+    expect(await storedRows(testApp.dataSource)).toHaveLength(1);
   });
 
   it('answers 431 with a JSON body for headers over the limit', async () => {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createServer, type IncomingMessage, Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerClientErrors } from '../common/http/client-errors.js';
-import { HTTP_SERVER_OPTIONS, requestRefusal, targetPath } from '../common/http/request-target.js';
+import { createHttpServer } from '../common/http/http-server.js';
+import { requestRefusal, targetPath } from '../common/http/request-target.js';
 import { noRouteMessage } from '../common/http/route-messages.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from '../common/http/security-headers.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -28,7 +29,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     const { enabled, port, host } = this.config.metrics;
     if (!enabled || port === undefined) return;
-    this.server = createServer(HTTP_SERVER_OPTIONS, (request, response) =>
+    this.server = createHttpServer((request, response) =>
       this.withSecurityHeaders(request, response, () => this.answer(request, response)),
     );
     answerClientErrors(this.server, this.config.requestBodyTimeoutMs, securityHeaderFields(SECURITY_HEADER_OPTIONS));

@@ -1,9 +1,8 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { createServer } from 'node:http';
 import { Answer } from './answer.js';
-import { HTTP_SERVER_OPTIONS } from './request-target.js';
+import { createHttpServer } from './http-server.js';
 
 /**
  * Express as Nest drives it, plus the one way handlers answer (docs/development.md#how-a-route-answers):
@@ -17,7 +16,7 @@ import { HTTP_SERVER_OPTIONS } from './request-target.js';
  */
 export class BufferReplyAdapter extends ExpressAdapter {
   /**
-   * Node's server with HTTP_SERVER_OPTIONS, which Nest's own cannot be given. The service speaks
+   * Node's server as `createHttpServer` makes it, which Nest's own cannot be. The service speaks
    * plain HTTP (TLS ends at the proxy) and sets none of the options Nest's server honours
    * (`httpsOptions`, `return503OnClosing`, `forceCloseConnections`): it drains on its own
    * (http-server-drain.service.ts).
@@ -28,7 +27,7 @@ export class BufferReplyAdapter extends ExpressAdapter {
         'BufferReplyAdapter serves plain HTTP and drains on its own: httpsOptions, return503OnClosing and forceCloseConnections are not supported',
       );
     }
-    this.setHttpServer(createServer(HTTP_SERVER_OPTIONS, this.getInstance()));
+    this.setHttpServer(createHttpServer(this.getInstance()));
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerOptions } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** The 400 of an HTTP/1.1 request without a `Host` header, which RFC 9112 §3.2 has a server refuse. */
 export const HOST_REQUIRED_MESSAGE = 'Bad request: an HTTP/1.1 request must carry a Host header.';
@@ -25,13 +25,6 @@ export interface RequestRefusal {
   status: 400 | 417;
   message: string;
 }
-
-/**
- * Node's options for the service's port and METRICS_PORT alike. Node would answer a request without
- * `Host` itself, a bare 400 with no body or security headers; the service answers it instead
- * (`requestRefusal`), as every other 400 (docs/interface.md#errors).
- */
-export const HTTP_SERVER_OPTIONS: ServerOptions = { requireHostHeader: false };
 
 /**
  * The path of a request target as Express reads it (parseurl): origin-form `/path?query`, or the
