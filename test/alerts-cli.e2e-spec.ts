@@ -173,7 +173,9 @@ describe('Alert commands', () => {
       'bait_low needs --bait-below N: the bait level below which a Baitlevel report is low.',
     ],
     [['--on', 'sprung', '--webhook', 'ftp://x.example/h'], '--webhook must be an http:// or https:// URL (got "ftp://x.example/h").'],
-    [['--on', 'sprung', '--webhook', 'not a url'], '--webhook must be an http:// or https:// URL (got "not a url").'],
+    [['--on', 'sprung', '--webhook', 'not-a-url'], '--webhook must be an http:// or https:// URL (got "not-a-url").'],
+    [['--on', 'sprung', '--webhook', 'https://x.example/h\r\nX: y'], '--webhook must be a URL without spaces or control characters.'],
+    [['--on', 'sprung', '--webhook', 'https://x.example/a b'], '--webhook must be a URL without spaces or control characters.'],
     [['--on', 'sprung', '--email', 'trapper@'], '--email must be one email address such as trapper@example.org (got "trapper@").'],
     [
       ['--on', 'sprung', '--webhook', 'https://x.example/h', '--remind-after', '12 hours'],
@@ -294,6 +296,17 @@ describe('Alert commands', () => {
         ),
       );
       await expect(refused).rejects.not.toThrow(other.username);
+      expect((await cli('alert:list')).alerts).toEqual([]);
+    });
+
+    it('refuses a dev_id no submission can carry, which the alert could never hear of', async () => {
+      const owner = await ingestCaller(testApp.app);
+
+      await expect(createFor(owner.username, 'a\nb')).rejects.toThrow(
+        new Error(
+          '--sensor "a\\u000ab" can never be a dev_id, so the alert could never fire: This value should not contain control characters.',
+        ),
+      );
       expect((await cli('alert:list')).alerts).toEqual([]);
     });
 

@@ -76,6 +76,7 @@ describe('loadConfig', () => {
     ['ACCESS_TOKEN_TTL', '0', /ACCESS_TOKEN_TTL/],
     ['DB_MIGRATIONS_RUN', 'perhaps', /DB_MIGRATIONS_RUN/],
     ['BASE_URL', 'ftp://host', /BASE_URL/],
+    ['BASE_URL', 'https://user:basepw@traps.example.org', /BASE_URL must be an http\(s\) address without user, password/],
     ['PASSWORD_CHECKS_IN_FLIGHT', '0', /PASSWORD_CHECKS_IN_FLIGHT/],
     ['PASSWORD_CHECK_QUEUE', '-1', /PASSWORD_CHECK_QUEUE/],
     ['BATCHES_IN_FLIGHT', '0', /BATCHES_IN_FLIGHT/],

@@ -29,7 +29,10 @@ export class EnvironmentVariables {
   PORT: number = 3000;
 
   @IsOptional()
-  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'BASE_URL must be an http(s) address without query or fragment' })
+  // No user or password: the address is written into every answer's links and the start-up line.
+  @Matches(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/, {
+    message: 'BASE_URL must be an http(s) address without user, password, query or fragment',
+  })
   BASE_URL?: string;
 
   @Matches(/^(sqlite:.+|mysql:\/\/.+)$/, {

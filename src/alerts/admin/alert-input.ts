@@ -70,6 +70,8 @@ function spokenSeconds(seconds: number): string {
 
 /** An http(s) URL, without user and password (they would be logged with the origin). */
 export function parseWebhookUrl(text: string, option: string): string {
+  // The URL parser would drop a CR, LF or tab silently and take a different address than the one given.
+  if (/[\s\p{Cc}]/u.test(text)) fail(`--${option} must be a URL without spaces or control characters.`);
   let url: URL | undefined;
   try {
     url = new URL(text);

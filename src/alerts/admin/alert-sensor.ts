@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { CONTROL_CHARACTERS, escapeCharacters } from '../../common/text/control-characters.js';
+import { DEV_ID_RULE } from '../../sensor-record/dto/create-sensor-record.dto.js';
 import { SensorEntity } from '../../sensor/sensor.entity.js';
 import { InvalidAlertInputError } from './alert-errors.js';
 
@@ -10,7 +11,7 @@ const quoted = (devId: string) => `"${escapeCharacters(devId, CONTROL_CHARACTERS
 
 /**
  * Whether `alert:create --sensor` names a sensor the alert can hear of (docs/alerts.md#setting-up): the
- * user's own is taken; another user's is refused, without naming that user (an alert hears only its
+ * user's own is taken; a dev_id no submission can carry is refused (it could never fire); another user's is refused, without naming that user (an alert hears only its
  * own user's sensors, so it could never fire); a dev_id no one has reported yet is taken with a
  * warning, since setting up a trap's alert before its first report is a normal step. The warning
  * names the user's sensors whose dev_id differs only in letter case: dev_ids compare exactly.
@@ -21,6 +22,10 @@ export async function alertSensorWarning(
   username: string,
   devId: string,
 ): Promise<string | undefined> {
+  const notADevId = DEV_ID_RULE.check(devId);
+  if (notADevId !== undefined) {
+    throw new InvalidAlertInputError(`--sensor ${quoted(devId)} can never be a dev_id, so the alert could never fire: ${notADevId}`);
+  }
   const sensors = manager.getRepository(SensorEntity);
   const owners = (await sensors.find({ select: { uid: true }, where: { devId } })).map((sensor) => sensor.uid);
   if (owners.includes(uid)) return undefined;
