@@ -152,7 +152,7 @@ export class LoginFloodService {
     return before + 1 <= rule.limit ? 'first' : 'after';
   }
 
-  /** Waits a moment before counting again, unless the attempt has waited long enough (SLOT_WAIT_MS). */
+  /** Waits SLOT_WAIT_MS, doubling each round up to SLOT_WAIT_MAX_MS, before counting again; false once the wait would pass half of DB_REQUEST_TIMEOUT_MS or leave the request less than half its database time. */
   private async mayWait(round: number, waitingSince: number): Promise<boolean> {
     const half = this.config.database.requestTimeoutMs / 2;
     const pause = Math.min(SLOT_WAIT_MS * 2 ** round, SLOT_WAIT_MAX_MS);
