@@ -42,8 +42,9 @@ describe('Email alerts', () => {
   let began = 0;
   const deviceInstant = (minutes: number) => new Date(Math.floor(began / 60_000) * 60_000 - 2 * HOUR_MS + minutes * 60_000);
   const deviceTime = (minutes: number) => deviceInstant(minutes).toISOString();
-  // As the texts say them, written while the clock is near when the test began.
-  const siteTime = (minutes: number) => siteWallClock(deviceInstant(minutes), config().siteTimezone, began);
+  // As the texts say them: written when the record was received, by default as the test began (the site's
+  // today, which dates yesterday's times, is the one of that moment).
+  const siteTime = (minutes: number, written = began) => siteWallClock(deviceInstant(minutes), config().siteTimezone, written);
   const createEmailAlert = async (user: string, on: string, address: string, ...more: string[]) =>
     Number((await cli('alert:create', '--user', user, '--on', on, '--email', address, ...more)).alert_id);
   const notifications = () =>
@@ -89,6 +90,7 @@ describe('Email alerts', () => {
     await send(other, sprung('0004A30B001C9999', 1));
     // Half a window on, another address's first notification: due only a window after it was written.
     clock.advance(WINDOW_MS / 2);
+    const lateWritten = clock.now();
     await createEmailAlert(owner.username, 'sprung', 'later@example.org', '--sensor', 'trap-late');
     await send(owner, sprung('trap-late', 2));
     clock.advance(WINDOW_MS / 2);
@@ -116,7 +118,7 @@ describe('Email alerts', () => {
     );
     clock.advance(WINDOW_MS / 2);
     await until(() => smtp.received.length >= 3);
-    expect(smtp.received[2]!.mail.subject).toBe(`Trap trap-late sprung at ${siteTime(2)}`);
+    expect(smtp.received[2]!.mail.subject).toBe(`Trap trap-late sprung at ${siteTime(2, lateWritten)}`);
   });
 
   it("sends a gateway's backlog of 300 events to one address within the window as one email listing all 300, oldest first", async () => {
@@ -138,7 +140,8 @@ describe('Email alerts', () => {
     const lines = email!.mail.text!.split('\n').filter((line) => line.startsWith('Trap '));
     expect(lines).toHaveLength(300);
     expect(lines[0]).toBe(`Trap trap-000 sprung at ${siteTime(0)}`);
-    expect(lines[299]).toBe(`Trap trap-299 sprung at ${siteTime(2)}`);
+    // The third hundred was received 20 s after the first.
+    expect(lines[299]).toBe(`Trap trap-299 sprung at ${siteTime(2, began + 20_000)}`);
     expect(email!.mail.text).toMatch(/^300 notifications, oldest first:\n/);
     expect(await notifications()).toHaveLength(300);
     expect((await notifications()).every((notification) => notification.attempts === 1)).toBe(true);
@@ -163,6 +166,7 @@ describe('Email alerts', () => {
     ]);
 
     // A reset arrives while the first two wait for their retry; it goes with them, after them.
+    const resetWritten = clock.now();
     await send(owner, reportBody({ dev_id: 'trap-a', time: deviceTime(3), event: 'Set', status: 'Set', timeout: 3600 }));
     clock.advance(20 * 60_000);
     await until(() => smtp.attempts >= 2);
@@ -178,7 +182,7 @@ describe('Email alerts', () => {
     expect(lines).toEqual([
       `Trap trap-a sprung at ${siteTime(1)}`,
       `Trap trap-b sprung at ${siteTime(2)}`,
-      `Trap trap-a set again at ${siteTime(3)}, after 2 min sprung`,
+      `Trap trap-a set again at ${siteTime(3, resetWritten)}, after 2 min sprung`,
     ]);
     // Two notifications retried at the first try, three at the second.
     expect((await sends('retry')) - retried).toBe(5);
