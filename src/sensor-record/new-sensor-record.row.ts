@@ -40,6 +40,17 @@ export const SAME_IN_EVERY_RECORD = {
   revisionLog: null,
 } as const satisfies Partial<NewSensorRecordRow>;
 
+/**
+ * The columns every new record gives the value of another of its columns: its revision's author is its
+ * author, and it was last changed, in its only revision, when it was created. The INSERT stores the
+ * other column's value in them (sensor-record-insert.ts), whatever the row says.
+ */
+export const COPIED_IN_EVERY_RECORD = {
+  revisionUid: 'uid',
+  changed: 'created',
+  revisionTimestamp: 'created',
+} as const satisfies Partial<Record<keyof NewSensorRecordRow, keyof NewSensorRecordRow>>;
+
 export function newSensorRecordRow(submission: CreateSensorRecordDto, context: NewRowContext): NewSensorRecordRow {
   const { metadata, payload_fields: fields } = submission;
   const deviceTime = metadata.time.parsed;
