@@ -111,6 +111,28 @@ describe('A device time ahead of the clock', () => {
     ]);
   });
 
+  it('raises bait_low by order time: a low level after a low one dated a year ahead is no new crossing, a low one after a refill dated so is', async () => {
+    await alerts.createWebhookAlert(admin, receiver, owner.username, 'bait_low', '--bait-below', '20');
+    const level = async (data: number, ahead: number) => {
+      clock.advance(60_000);
+      const time = new Date(clock.now() + ahead).toISOString();
+      return report(testApp.app, owner.accessToken, { dev_id: 'BAIT-1', time, event: 'Baitlevel', data });
+    };
+    const lowAhead = await level(15, YEAR_MS);
+    await level(12, 0);
+    await level(30, YEAR_MS);
+    const lowAfterRefill = await level(10, 0);
+
+    // Written in each record's transaction: the rows are there once it answered 201.
+    const written = await testApp.dataSource.query("SELECT event, record_nid FROM alert_notifications WHERE dev_id = 'BAIT-1' ORDER BY id");
+    expect(written).toEqual([
+      { event: 'bait_low', record_nid: lowAhead },
+      { event: 'bait_low', record_nid: lowAfterRefill },
+    ]);
+    await until(() => receiver.received.length >= 2);
+    expect(receiver.events()).toEqual(['bait_low BAIT-1', 'bait_low BAIT-1']);
+  });
+
   it('re-places, by migration, a trap held sprung by a device time far ahead as stored before the rule: its next Set resets it', async () => {
     const received = clock.now();
     const ahead = new Date(received + YEAR_MS).toISOString();

@@ -5,6 +5,7 @@ import { wholeSeconds } from '../common/time/whole-seconds.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SensorTransition, SensorTransitionSink } from '../sensor/projection/sensor-transition.js';
 import type { SensorEntity } from '../sensor/sensor.entity.js';
+import { orderTimeSql } from '../sensor/projection/record-order.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
 import { rowsChanged, selectEntities, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
@@ -183,15 +184,17 @@ export class AlertOutbox implements SensorTransitionSink {
 
   /**
    * bait_low once per crossing below the alert's level: the sensor's Baitlevel report before this one
-   * (by device time) was at or above the level, or there was none, or it was stored before the alert
-   * existed (a new alert is armed). A level at or above it arms the alert again (a refilled station).
-   * Read from the records themselves, by the sensor's (dev_id, field_date) index: bait stations report
-   * little else.
+   * in "last" order (order time, then nid: record-order.ts, as `transition.at` is) was at or above the
+   * level, or there was none, or it was stored before the alert existed (a new alert is armed). A level
+   * at or above it arms the alert again (a refilled station). Read from the records themselves, the
+   * sensor's by its (dev_id, field_date) index; an order time is no column, so each of them is looked
+   * at: a bait station reports a few levels a day and little else.
    */
   private async baitCrossing(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
     const level = Number(alert.baitBelow);
     if (transition.value! >= level) return null;
     const at = toColumnValue(manager, SensorRecordEntity, 'fieldDate', transition.at);
+    const order = orderTimeSql('record', manager.connection.options.type === 'mysql');
     const previous = await manager
       .getRepository(SensorRecordEntity)
       .createQueryBuilder('record')
@@ -201,8 +204,8 @@ export class AlertOutbox implements SensorTransitionSink {
         uid: transition.sensor.uid,
         event: 'Baitlevel',
       })
-      .andWhere('(record.fieldDate < :at OR (record.fieldDate = :at AND record.nid < :nid))', { at, nid: transition.nid })
-      .orderBy('record.fieldDate', 'DESC')
+      .andWhere(`(${order} < :at OR (${order} = :at AND record.nid < :nid))`, { at, nid: transition.nid })
+      .orderBy(order, 'DESC')
       .addOrderBy('record.nid', 'DESC')
       .limit(1)
       .getOne();

@@ -17,6 +17,8 @@ export interface Report {
   network?: string;
   rssi?: number;
   snr?: number | string;
+  /** field_data: a bait station's level. */
+  data?: number | string;
 }
 
 /** A submission body with the given readings (the list of one item, Drupal's own shape; docs/interface.md). */
@@ -29,6 +31,7 @@ export function reportBody(report: Report = {}): Record<string, unknown> {
   if (report.timeout !== undefined) fields.field_timeout = [{ value: report.timeout }];
   if (report.voltage !== undefined) fields.field_battery_voltage = [{ value: report.voltage }];
   if (report.network !== undefined) fields.field_network = [{ value: report.network }];
+  if (report.data !== undefined) fields.field_data = [{ value: report.data }];
   const metadata: Record<string, unknown> = { time: report.time ?? '2026-01-01T00:00:00Z' };
   if (report.rssi !== undefined || report.snr !== undefined) metadata.gateways = [{ rssi: report.rssi, snr: report.snr }];
   return { dev_id: report.dev_id ?? 'trap-1', metadata, payload_fields: fields };
