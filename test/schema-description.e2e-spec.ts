@@ -13,6 +13,7 @@ const testDatabaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:';
 const onMysql = testDatabaseUrl.startsWith('mysql://');
 const DESCRIBE_SCHEMA = 'DescribeSchema1763800200000';
 const ADD_INTEGRATIONS = 'AddIntegrations1764000000000';
+const DESCRIBE_ORDER_TIMES = 'DescribeOrderTimes1764760000000';
 const indexOf = (name: string) => migrations.findIndex((migration) => new migration().constructor.name === name);
 const BEFORE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA));
 const THROUGH_DESCRIBE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA) + 1);
@@ -336,6 +337,35 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
             !deviceIds.includes(`${column.tableName}.${column.name}`) && !['ascii_bin', 'utf8mb4_unicode_ci'].includes(column.collation!),
         ),
       ).toEqual([]);
+    });
+  });
+
+  describeOn('mysql', `on MariaDB/MySQL, ${DESCRIBE_ORDER_TIMES}`, () => {
+    const columns = async () =>
+      (await dataSource!.query(
+        'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS defaultValue, ' +
+          'COLUMN_COMMENT AS comment FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION',
+        [new URL((database as { url: string }).url).pathname.slice(1)],
+      )) as Array<Record<string, string | null>>;
+    const commentOf = (rows: Array<Record<string, string | null>>, column: string) =>
+      rows.find((row) => `${row.tableName}.${row.name}` === column)!.comment;
+    const withoutComments = (rows: Array<Record<string, string | null>>) => rows.map(({ comment: _comment, ...rest }) => rest);
+
+    it('says "order time" wherever a sensor\'s last record or a notification\'s time is one, changing no column otherwise; down says "device time" again', async () => {
+      await open(migrations.slice(0, indexOf(DESCRIBE_ORDER_TIMES)));
+      const before = await columns();
+      await open(migrations);
+      const after = await columns();
+
+      // "Last" is the latest order time, then the highest nid (docs/interface.md#sensors).
+      for (const column of ['sensor.last_nid', 'sensor.sprung', 'sensor.last_device_time', 'alert_notifications.occurred_at']) {
+        expect(commentOf(after, column)).toMatch(/order time/i);
+      }
+      expect(withoutComments(after)).toEqual(withoutComments(before));
+
+      await dataSource!.undoLastMigration({ transaction: 'each' });
+
+      expect(await columns()).toEqual(before);
     });
   });
 

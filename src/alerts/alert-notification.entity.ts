@@ -57,7 +57,8 @@ export class AlertNotificationEntity {
   @Column({
     type: 'datetime',
     name: 'occurred_at',
-    comment: "When the event happened, UTC: the record's device time, or the clock's for silent and the 24-hour clock.",
+    comment:
+      "When the event happened, UTC: the record's order time (its device time, or its receipt when over 300 s ahead), or the clock's for silent and the 24-hour clock.",
   })
   occurredAt!: Date;
 

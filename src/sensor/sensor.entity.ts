@@ -5,7 +5,7 @@ import { ASCII } from '../database/text-columns.js';
 /**
  * One device of one owner and its latest state (table `sensor`), derived from its records: written by
  * the record writer in each record's transaction (`projection/sensor-projection.ts`), read here.
- * Instants are UTC; "last" means the latest device time, then the highest nid.
+ * Instants are UTC; "last" means the latest order time (projection/record-order.ts), then the highest nid.
  */
 @Entity({
   name: 'sensor',
@@ -58,7 +58,7 @@ export class SensorEntity {
   @Column({
     type: 'int',
     name: 'last_nid',
-    comment: 'sensor_report.nid of the last record (latest device time, then highest nid).',
+    comment: 'sensor_report.nid of the last record (latest order time, then highest nid).',
   })
   lastNid!: number;
 
@@ -137,7 +137,7 @@ export class SensorEntity {
   @Column({
     type: 'boolean',
     name: 'sprung',
-    comment: '1 when the latest record (by device time, then nid) that said Sprung or Set said Sprung.',
+    comment: '1 when the latest record (by order time, then nid) that said Sprung or Set said Sprung.',
   })
   sprung!: boolean;
 

@@ -15,6 +15,7 @@ import { ForeignKeyRulesAlike1764680000000 } from './1764680000000-ForeignKeyRul
 import { CountClockSteps1764700000000 } from './1764700000000-CountClockSteps.js';
 import { PendingLoginChecks1764700100000 } from './1764700100000-PendingLoginChecks.js';
 import { OrderTimesOfClocksAhead1764750000000 } from './1764750000000-OrderTimesOfClocksAhead.js';
+import { DescribeOrderTimes1764760000000 } from './1764760000000-DescribeOrderTimes.js';
 
 /**
  * The committed migrations in the order they apply; the same list runs on SQLite and on MySQL/MariaDB.
@@ -29,7 +30,7 @@ import { OrderTimesOfClocksAhead1764750000000 } from './1764750000000-OrderTimes
  *   SQLite, which cannot add one (DescribeSchema, AddIntegrations, ForeignKeyRulesAlike);
  * - a column is changed with MySQL's MODIFY, or added with a plain ADD COLUMN, where TypeORM would
  *   rebuild the table (PublicClients, SensorBatteryAndSilence, CountClockSteps, PendingLoginChecks,
- *   OrderTimesOfClocksAhead);
+ *   OrderTimesOfClocksAhead, DescribeOrderTimes);
  * - date arithmetic: DATE_ADD on MySQL, strftime on SQLite (CreateSensors, ExactDeviceIds);
  * - the old migrations' lock table existed only on MySQL (DropMigrationsLockTable).
  * The entities describe the result on both (test/schema-entities.e2e-spec.ts); a new migration starts
@@ -52,4 +53,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   CountClockSteps1764700000000,
   PendingLoginChecks1764700100000,
   OrderTimesOfClocksAhead1764750000000,
+  DescribeOrderTimes1764760000000,
 ];
