@@ -1,4 +1,5 @@
 import { ApiException } from '../../common/errors/api-exception.js';
+import { ExactNumber } from '../../sensor-record/submission/exact-numbers.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
 import type { IntegrationNetwork } from '../integration-network.js';
 import { UPLINK_BODY_MESSAGES } from './parse-uplink.pipe.js';
@@ -50,7 +51,7 @@ export function member(value: unknown, key: string): unknown {
 /** A text for an uplink id: strings and numbers as they are, anything else as its JSON. */
 export function idPart(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+  return typeof value === 'string' || typeof value === 'number' || value instanceof ExactNumber ? String(value) : JSON.stringify(value);
 }
 
 /**

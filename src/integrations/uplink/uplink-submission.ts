@@ -1,4 +1,5 @@
 import { SENSOR_REPORT_BUNDLE } from '../../serialization/sensor-record.model.js';
+import { ExactNumber } from '../../sensor-record/submission/exact-numbers.js';
 import { isPlainObject } from '../../sensor-record/validation/unwrap-member.js';
 import { NETWORK_NAMES } from '../integration-network.js';
 import type { IntegrationCaller } from '../key/integration-caller.js';
@@ -79,7 +80,8 @@ export function uplinkViolation(line: string, sources: Map<string, string>): str
 
 /** Gateways report RSSI in whole dBm, some as a float (`-97.0`); the record keeps an integer. */
 function wholeDecibels(rssi: unknown): unknown {
-  return typeof rssi === 'number' && Number.isFinite(rssi) ? Math.round(rssi) : rssi;
+  const decibels = rssi instanceof ExactNumber ? Number(rssi.text) : rssi;
+  return typeof decibels === 'number' && Number.isFinite(decibels) ? Math.round(decibels) : rssi;
 }
 
 function withoutAbsent(object: Record<string, unknown>): Record<string, unknown> {

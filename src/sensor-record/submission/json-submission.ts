@@ -2,6 +2,7 @@ import { parse as parseContentType } from 'content-type';
 import { ApiException } from '../../common/errors/api-exception.js';
 import { bodyTooLargeMessage } from '../../common/http/route-messages.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
+import { parseWithExactNumbers } from './exact-numbers.js';
 import { exceedsNesting } from './nesting-depth.js';
 import type { RawSubmission } from './submission.decorators.js';
 
@@ -38,7 +39,7 @@ export function readJsonBody(submission: RawSubmission, sizeLimit: string, media
   // PHP's json_decode() message, as Drupal answers it.
   if (submission.text === undefined) throw new ApiException(422, 'Malformed UTF-8 characters, possibly incorrectly encoded');
   try {
-    return JSON.parse(submission.text);
+    return parseWithExactNumbers(submission.text);
   } catch {
     throw new ApiException(422, 'Syntax error');
   }

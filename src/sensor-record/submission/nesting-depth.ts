@@ -1,3 +1,5 @@
+import { ExactNumber } from './exact-numbers.js';
+
 /**
  * Whether a parsed JSON document nests objects and arrays more than `limit` deep (the document itself
  * is level 1). Walks with a stack of its own, so no document is too deep to measure.
@@ -21,6 +23,7 @@ export function exceedsNesting(document: unknown, limit: number): boolean {
   return false;
 }
 
+/** An object or a list: a number kept as written (ExactNumber) is a value. */
 function isContainer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
+  return typeof value === 'object' && value !== null && !(value instanceof ExactNumber);
 }

@@ -1,5 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { CONTROL_CHARACTERS } from '../../common/text/control-characters.js';
+import { ExactNumber } from '../submission/exact-numbers.js';
 import { readDecimal, DECIMAL_LIMIT } from '../values/decimal.js';
 import { DEVICE_TIME_MAX_LENGTH, SubmittedTime } from '../values/device-time.js';
 import { violationMessages as messages } from './violation-messages.js';
@@ -83,7 +84,11 @@ export function macAddress(): MemberRule {
 
 export function integer(min: number, max: number): MemberRule {
   return {
-    coerce: (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) + 0 : value),
+    // An ExactNumber with a fraction stays one, which is no integer: it is not one as given.
+    coerce: (value) => {
+      const text = typeof value === 'string' ? value : value instanceof ExactNumber ? value.text : undefined;
+      return text !== undefined && INTEGER_TEXT.test(text) ? Number(text) + 0 : value;
+    },
     check: inOrder(
       [(value) => Number.isInteger(value), messages.type('integer')],
       [(value) => (value as number) >= min && (value as number) <= max, messages.range(min, max)],

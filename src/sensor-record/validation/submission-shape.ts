@@ -1,3 +1,5 @@
+import { isPlainObject } from './unwrap-member.js';
+
 /**
  * How a submitted JSON object becomes an instance of its DTO class for class-validator: each member
  * decorator (member.decorators.ts) registers here how its property is read from the submitted object,
@@ -38,6 +40,6 @@ export function shapeInstance<T extends object>(type: new () => T, submitted: Re
  */
 export function shapeNested(type: new () => object, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item: unknown) => shapeNested(type, item));
-  if (typeof value === 'object' && value !== null) return shapeInstance(type, value as Record<string, unknown>);
+  if (isPlainObject(value)) return shapeInstance(type, value);
   return value;
 }

@@ -1,3 +1,5 @@
+import { ExactNumber } from '../submission/exact-numbers.js';
+
 /**
  * A submitted member in any accepted shape — `[{"value": x}]`, `{"value": x}` or bare `x` (with
  * `target_id` as the key for `type`) — reduced to `x`. An empty list is an absent member; a longer
@@ -14,6 +16,7 @@ export function unwrapMember(submitted: unknown, key: string): unknown {
   return member;
 }
 
+/** A JSON object: neither a list nor a number kept as written (ExactNumber). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactNumber);
 }

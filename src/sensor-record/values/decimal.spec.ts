@@ -1,3 +1,4 @@
+import { ExactNumber } from '../submission/exact-numbers.js';
 import { readDecimal, shortestDecimal } from './decimal.js';
 
 describe('readDecimal', () => {
@@ -62,6 +63,24 @@ describe('readDecimal', () => {
     'refuses %p, beyond the range as given though it rounds into it',
     (raw) => {
       expect(readDecimal(raw)).toEqual({ kind: 'out-of-range' });
+    },
+  );
+});
+
+describe('readDecimal of a JSON number no double holds', () => {
+  it.each([
+    ['3.29999999999999999999999', '3.3'],
+    ['2.00049999999999999999', '2'],
+    ['-2.00050000000000000001', '-2.001'],
+    ['1e-400', '0'],
+  ])('reads %s on the digits it is written with, as %p', (written, text) => {
+    expect(readDecimal(new ExactNumber(written))).toEqual({ kind: 'decimal', text });
+  });
+
+  it.each([['9999999.00000000000000001'], ['-9999999.00000000000000001'], ['1e400'], ['12345678901234567890']])(
+    'refuses %s, beyond the range as given',
+    (written) => {
+      expect(readDecimal(new ExactNumber(written))).toEqual({ kind: 'out-of-range' });
     },
   );
 });

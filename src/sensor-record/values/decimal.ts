@@ -1,3 +1,5 @@
+import { ExactNumber } from '../submission/exact-numbers.js';
+
 /** What a submitted decimal member reads as: its stored text, or why it cannot be stored. */
 export type DecimalReading = { kind: 'decimal'; text: string } | { kind: 'not-a-number' } | { kind: 'out-of-range' };
 
@@ -8,12 +10,14 @@ const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const SHORTEST_TEXT = /^-?(?:0|[1-9]\d{0,6})(?:\.\d{0,2}[1-9])?$/;
 
 /**
- * Reads a JSON number or numeric string as a DECIMAL(10,3) value: rounded to 3 places half away
- * from zero on the decimal digits (float arithmetic would round 2.0005 down), in its shortest form
- * (`"21"`, `"3.6"`, `"-0.5"`).
+ * Reads a JSON number (an ExactNumber by its digits as written) or numeric string as a DECIMAL(10,3)
+ * value: rounded to 3 places half away from zero on the decimal digits (float arithmetic would round
+ * 2.0005 down), in its shortest form (`"21"`, `"3.6"`, `"-0.5"`).
  */
 export function readDecimal(raw: unknown): DecimalReading {
-  const text = typeof raw === 'number' ? (Number.isFinite(raw) ? String(raw) : undefined) : typeof raw === 'string' ? raw : undefined;
+  const given = raw instanceof ExactNumber ? raw.text : raw;
+  const text =
+    typeof given === 'number' ? (Number.isFinite(given) ? String(given) : undefined) : typeof given === 'string' ? given : undefined;
   // Most values devices send (3.6, -71, "7.25") are stored as they are written: no digits to shift or round.
   if (text !== undefined && SHORTEST_TEXT.test(text) && text !== '-0' && Math.abs(Number(text)) <= DECIMAL_LIMIT) {
     return { kind: 'decimal', text };
