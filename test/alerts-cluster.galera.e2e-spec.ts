@@ -1,7 +1,14 @@
 import { jest } from '@jest/globals';
 import { NotificationSender } from '../src/alerts/delivery/notification-sender.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
-import { alertsAdmin, allReceived, createWebhookAlert, expectEachOnceInOrder, sprungOrSet } from './utils/alerts.js';
+import {
+  alertsAdmin,
+  allReceived,
+  batteryLowAfterFirstReportsAtOnce,
+  createWebhookAlert,
+  expectEachOnceInOrder,
+  sprungOrSet,
+} from './utils/alerts.js';
 import { closeInstances, rowsOnEachNode, startInstances, type ClusterInstance } from './utils/galera.js';
 import { submit } from './utils/sensor-record-api.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
@@ -59,5 +66,16 @@ describe('Alerts on a Galera cluster, one instance per node', () => {
     for (const rows of await rowsOnEachNode<{ id: number; status: string }>('SELECT id, status FROM alert_notifications ORDER BY id')) {
       expect(rows.map((row) => ({ id: Number(row.id), status: row.status }))).toEqual(delivered);
     }
+  });
+
+  it('leaves a new sensor armed for battery_low whichever of its first two reports, sent at once to two nodes, commits first', async () => {
+    const first = instances[0]!.app;
+    const owner = await ingestCaller(first.app);
+    await createWebhookAlert(alertsAdmin(first), receiver, owner.username, 'battery_low', '--battery-below', '3.3');
+    const devIds = Array.from({ length: SENSORS }, (_, index) => `cluster-cell-${index + 1}`);
+
+    // The two reports of a sensor certify against each other: the one that loses runs again, and reads the other's voltage.
+    const apps = instances.map((instance) => instance.app);
+    expect(await batteryLowAfterFirstReportsAtOnce(apps, owner.accessToken, devIds)).toEqual(devIds.sort());
   });
 });

@@ -1,5 +1,13 @@
 import { ingestCaller } from './utils/auth-fixtures.js';
-import { alertsAdmin, allReceived, createWebhookAlert, expectEachOnceInOrder, shareOneDatabase, sprungOrSet } from './utils/alerts.js';
+import {
+  alertsAdmin,
+  allReceived,
+  batteryLowAfterFirstReportsAtOnce,
+  createWebhookAlert,
+  expectEachOnceInOrder,
+  shareOneDatabase,
+  sprungOrSet,
+} from './utils/alerts.js';
 import { submit } from './utils/sensor-record-api.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { WebhookReceiver } from './utils/webhook-receiver.js';
@@ -48,5 +56,13 @@ describe('Alerts on two instances sharing one database', () => {
     await allReceived(receiver, devIds.length * STEPS);
 
     expectEachOnceInOrder(receiver, devIds, STEPS);
+  });
+
+  it('leaves a new sensor armed for battery_low whichever of its first two reports, sent at once to the two instances, commits first', async () => {
+    const owner = await ingestCaller(instances[0]!.app);
+    await createWebhookAlert(alertsAdmin(instances[0]!), receiver, owner.username, 'battery_low', '--battery-below', '3.3');
+    const devIds = Array.from({ length: 8 }, (_, index) => `cell-${index + 1}`);
+
+    expect(await batteryLowAfterFirstReportsAtOnce(instances, owner.accessToken, devIds)).toEqual(devIds);
   });
 });

@@ -224,8 +224,10 @@ export class AlertOutbox implements SensorTransitionSink {
     const rearmAbove = threshold + BATTERY_REARM_VOLTS;
     if (transition.value! > rearmAbove) {
       // The crossing row can be there only if the voltage before this report was at or below the re-arm
-      // level: a report above it deleted the row. `previous` was read under the sensor row's lock.
-      if (transition.previous === undefined || transition.previous === null || transition.previous <= rearmAbove) await lows.delete(key);
+      // level: a report above it deleted the row, and one with none (a sensor's first voltage) finds none,
+      // as the row is written only with a voltage that the sensor's row keeps from then on. `previous` was
+      // read under the sensor row's lock (on Galera, two first reports both write that row: one is retried).
+      if (transition.previous != null && transition.previous <= rearmAbove) await lows.delete(key);
       return null;
     }
     if (transition.value! >= threshold) return null;
