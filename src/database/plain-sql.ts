@@ -45,6 +45,41 @@ export async function rowsChanged(manager: EntityManager, sql: string, parameter
   }
 }
 
+/** An entity's columns in a plain SELECT of several tables: see aliasedColumns. */
+export interface AliasedColumns<E> {
+  select: string;
+  read: (row: Record<string, unknown>) => E | undefined;
+}
+
+/**
+ * An entity's columns for a plain SELECT that reads it beside other tables' (a join): `select`, each
+ * column as `alias.column AS alias_column` (`hidden`: with those not selected by default, such as a
+ * secret); `read`, the entity from a row of that SELECT, converted as its repository reads it, or
+ * undefined where the row has none of it (an outer join's missing side, told by its primary key).
+ */
+export function aliasedColumns<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  alias: string,
+  options: { hidden?: boolean } = {},
+): AliasedColumns<E> {
+  const metadata = manager.connection.getMetadata(entity);
+  const { driver } = manager.connection;
+  const columns = metadata.columns.filter((column) => options.hidden || column.isSelect);
+  const key = `${alias}_${metadata.primaryColumns[0]!.databaseName}`;
+  return {
+    select: columns
+      .map((column) => `${alias}.${driver.escape(column.databaseName)} AS ${driver.escape(`${alias}_${column.databaseName}`)}`)
+      .join(', '),
+    read: (row) => {
+      if (row[key] === null || row[key] === undefined) return undefined;
+      const read = metadata.create() as Record<string, unknown>;
+      for (const column of columns) read[column.propertyName] = driver.prepareHydratedValue(row[`${alias}_${column.databaseName}`], column);
+      return read as E;
+    },
+  };
+}
+
 /**
  * The rows of an entity's table that `rest` (`WHERE …`, `ORDER BY …`, with `?` placeholders) selects,
  * read as plain SQL and converted as its repository reads them (each column as the driver and the

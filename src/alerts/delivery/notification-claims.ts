@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { rowsChanged, toColumnValue } from '../../database/plain-sql.js';
+import { type AliasedColumns, aliasedColumns, rowsChanged, toColumnValue } from '../../database/plain-sql.js';
 import { runStatements } from '../../database/run-in-transaction.js';
 import { isWriteConflict } from '../../database/write-conflict.js';
 import type { Recipient } from '../alert-events.js';
@@ -16,6 +16,8 @@ export interface NotificationRoute {
 /** A notification claimed, with its alert (secret included) as the claim read it; none when the alert was deleted. */
 export type ClaimedNotification = AlertNotificationEntity & { alert?: AlertEntity };
 
+const list = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
 /** A claim outlasts a send (5 s) many times over; a claim whose holder died is taken over after it. */
 export const CLAIM_SECONDS = 60;
 
@@ -28,6 +30,9 @@ export const CLAIM_SECONDS = 60;
  * Email notifications are the email claims' (email/email-claims.ts): they go grouped by address.
  */
 export class NotificationClaims {
+  /** The read's columns, made once (metadata.columns does not change). */
+  private columns?: { notification: AliasedColumns<AlertNotificationEntity>; alert: AliasedColumns<AlertEntity> };
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly holder: string,
@@ -50,26 +55,17 @@ export class NotificationClaims {
     // claim takes them all, as it does unless another instance claimed one of them in between.
     const due = await this.statements((manager) => {
       const at = this.instant(manager, now);
-      const query = manager
-        .getRepository(AlertNotificationEntity)
-        .createQueryBuilder('n')
-        .leftJoinAndMapOne('n.alert', AlertEntity, 'alert', 'alert.id = n.alertId')
-        .addSelect('alert.secret')
-        .where(`n.status = 'pending' AND n.next_attempt_at <= :at AND (n.claimed_until IS NULL OR n.claimed_until < :at)`, { at })
-        .andWhere(`NOT ${SENT_BY_EMAIL_SQL}`)
-        .andWhere(
-          `NOT EXISTS (SELECT 1 FROM alert_notifications p
-            WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.recipient = n.recipient
-              AND p.status = 'pending' AND p.id < n.id)`,
-        );
-      if (held.length > 0) query.andWhere('n.id NOT IN (:...held)', { held });
-      routes.forEach((route, index) =>
-        query.andWhere(`NOT (n.alert_id = :alert${index} AND n.recipient = :recipient${index})`, {
-          [`alert${index}`]: route.alertId,
-          [`recipient${index}`]: route.recipient,
-        }),
+      const skipped = routes.map(() => ' AND NOT (n.alert_id = ? AND n.recipient = ?)').join('');
+      return this.withAlerts(
+        manager,
+        `WHERE n.status = 'pending' AND n.next_attempt_at <= ? AND (n.claimed_until IS NULL OR n.claimed_until < ?)
+           AND NOT ${SENT_BY_EMAIL_SQL}
+           AND NOT EXISTS (SELECT 1 FROM alert_notifications p
+             WHERE p.alert_id = n.alert_id AND p.uid = n.uid AND p.dev_id = n.dev_id AND p.recipient = n.recipient
+               AND p.status = 'pending' AND p.id < n.id)${held.length > 0 ? ` AND n.id NOT IN (${list(held)})` : ''}${skipped}
+         ORDER BY n.id LIMIT ${Math.trunc(limit)}`,
+        [at, at, ...held, ...routes.flatMap((route) => [route.alertId, route.recipient])],
       );
-      return query.orderBy('n.id').limit(limit).getMany() as Promise<ClaimedNotification[]>;
     });
     if (due.length === 0) return [];
     const ids = due.map((notification) => notification.id);
@@ -83,15 +79,7 @@ export class NotificationClaims {
     }
     // Some were claimed by another instance meanwhile: those whose claim is now this instance's, read again.
     return this.statements((manager) =>
-      manager
-        .getRepository(AlertNotificationEntity)
-        .createQueryBuilder('n')
-        .leftJoinAndMapOne('n.alert', AlertEntity, 'alert', 'alert.id = n.alertId')
-        .addSelect('alert.secret')
-        .whereInIds(ids)
-        .andWhere('n.claimed_by = :holder', { holder: this.holder })
-        .orderBy('n.id')
-        .getMany(),
+      this.withAlerts(manager, `WHERE n.id IN (${list(ids)}) AND n.claimed_by = ? ORDER BY n.id`, [...ids, this.holder]),
     );
   }
 
@@ -140,7 +128,7 @@ export class NotificationClaims {
         return rowsChanged(
           manager,
           `UPDATE alert_notifications SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1
-            WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND next_attempt_at <= ?
+            WHERE id IN (${list(ids)}) AND status = 'pending' AND next_attempt_at <= ?
               AND (claimed_until IS NULL OR claimed_until < ?)`,
           [this.holder, until, ...ids, at, at],
         );
@@ -160,10 +148,29 @@ export class NotificationClaims {
       rowsChanged(
         manager,
         `UPDATE alert_notifications SET ${assignments}, claimed_by = NULL, claimed_until = NULL
-          WHERE id IN (${ids.map(() => '?').join(', ')}) AND claimed_by = ?`,
+          WHERE id IN (${list(ids)}) AND claimed_by = ?`,
         [...values(manager), ...ids, this.holder],
       ),
     );
+  }
+
+  /**
+   * The notifications `rest` selects (`n`), each with its alert (secret included) or none when it was
+   * deleted, as plain SQL: the query builder's building and hydration of this read cost the dispatcher
+   * more than the rest of its round (docs/benchmark.md#alerts).
+   */
+  private async withAlerts(manager: EntityManager, rest: string, parameters: unknown[]): Promise<ClaimedNotification[]> {
+    this.columns ??= {
+      notification: aliasedColumns(manager, AlertNotificationEntity, 'n'),
+      alert: aliasedColumns(manager, AlertEntity, 'alert', { hidden: true }),
+    };
+    const { notification, alert } = this.columns;
+    const rows: Array<Record<string, unknown>> = await manager.query(
+      `SELECT ${notification.select}, ${alert.select}
+         FROM alert_notifications n LEFT JOIN alerts alert ON alert.id = n.alert_id ${rest}`,
+      parameters,
+    );
+    return rows.map((row) => Object.assign(notification.read(row)!, { alert: alert.read(row) }));
   }
 
   private instant(manager: EntityManager, at: Date): unknown {
