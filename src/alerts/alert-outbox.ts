@@ -7,6 +7,7 @@ import type { SensorTransition, SensorTransitionSink } from '../sensor/projectio
 import type { SensorEntity } from '../sensor/sensor.entity.js';
 import { orderTimeSql } from '../sensor/projection/record-order.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
+import { EntityInsert } from '../database/entity-insert.js';
 import { rowsChanged, selectEntities, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { toSensorView } from '../sensor/sensor.view.js';
@@ -61,6 +62,8 @@ const EVENT_OF = { sprung: 'sprung', reset: 'reset', silent: 'silent', back: 'ba
 export class AlertOutbox implements SensorTransitionSink {
   /** The queues each transition's notifications were written to, for its commit to hand on (none: nothing to send). */
   private readonly written = new WeakMap<SensorTransition, NotificationQueue[]>();
+  /** The notifications' INSERT, made at the first (the entity's metadata is the data source's). */
+  private insert?: EntityInsert<AlertNotificationEntity, 'id'>;
 
   constructor(
     private readonly signal: NotificationSignal,
@@ -136,7 +139,9 @@ export class AlertOutbox implements SensorTransitionSink {
       if (sensor) devIdsOf.set(alert.uid, (devIdsOf.get(alert.uid) ?? new Set()).add(devId));
     const factsOf = new Map<number, (devId: string) => SensorAlertFacts>();
     for (const [uid, devIds] of devIdsOf) factsOf.set(uid, await sensorAlertFacts(manager, uid, [...devIds], known?.(uid)));
-    await manager.getRepository(AlertNotificationEntity).insert(
+    this.insert ??= new EntityInsert(manager.connection, AlertNotificationEntity);
+    await this.insert.run(
+      manager,
       notifications.map((notification) => ({
         alertId: notification.alert.id,
         uid: notification.alert.uid,
