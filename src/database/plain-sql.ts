@@ -1,5 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from './column-metadata.js';
+import type { Statement } from './send-together.js';
 
 // For statements written as plain SQL with `?` placeholders (both drivers take them): values go in and
 // come out exactly as the entity's repository would write and read them (booleans as 0/1, instants as
@@ -92,17 +93,29 @@ export async function selectEntities<E extends ObjectLiteral>(
   rest: string,
   parameters: unknown[],
 ): Promise<E[]> {
+  const select = entitySelect(manager, entity, rest, parameters);
+  return select.read((await manager.query(select.sql, select.parameters)) as Array<Record<string, unknown>>);
+}
+
+/** selectEntities' statement, to be sent with others (send-together.ts), and how its rows are read. */
+export function entitySelect<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  rest: string,
+  parameters: unknown[],
+): Statement & { read: (rows: Array<Record<string, unknown>>) => E[] } {
   const metadata = manager.connection.getMetadata(entity);
   const { driver } = manager.connection;
   const columns = metadata.columns.filter((column) => column.isSelect);
   const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
-  const rows: Array<Record<string, unknown>> = await manager.query(
-    `SELECT ${names} FROM ${driver.escape(metadata.tableName)} ${rest}`,
+  return {
+    sql: `SELECT ${names} FROM ${driver.escape(metadata.tableName)} ${rest}`,
     parameters,
-  );
-  return rows.map((row) => {
-    const read = metadata.create() as Record<string, unknown>;
-    for (const column of columns) read[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
-    return read as E;
-  });
+    read: (rows) =>
+      rows.map((row) => {
+        const read = metadata.create() as Record<string, unknown>;
+        for (const column of columns) read[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+        return read as E;
+      }),
+  };
 }

@@ -24,12 +24,27 @@ export async function sendTogether(manager: EntityManager, statements: readonly 
     for (const { sql, parameters } of statements) changed.push(await rowsChanged(manager, sql, parameters));
     return changed;
   }
-  const sql = statements.map((statement) => statement.sql).join(';\n');
-  const raw = (await manager.query(
-    sql,
-    statements.flatMap((statement) => statement.parameters),
-  )) as WriteResult | WriteResult[];
-  // mysql2 answers a list of results for several statements, the result itself for one.
-  const results = statements.length === 1 ? [raw as WriteResult] : (raw as WriteResult[]);
+  const results = (await queryTogether(manager, statements)) as WriteResult[];
   return results.map((result) => result.affectedRows ?? 0);
+}
+
+/**
+ * Runs statements in order and answers each one's result as `manager.query` gives it (a SELECT's rows).
+ * On MySQL they go in one round trip, as sendTogether's do; on SQLite one after another.
+ */
+export async function queryTogether(manager: EntityManager, statements: readonly Statement[]): Promise<unknown[]> {
+  if (manager.connection.options.type !== 'mysql') return queryInTurn(manager, statements);
+  const raw: unknown = await manager.query(
+    statements.map((statement) => statement.sql).join(';\n'),
+    statements.flatMap((statement) => statement.parameters),
+  );
+  // mysql2 answers a list of results for several statements, the result itself for one.
+  return statements.length === 1 ? [raw] : (raw as unknown[]);
+}
+
+/** As queryTogether, but each statement in a round trip of its own. */
+export async function queryInTurn(manager: EntityManager, statements: readonly Statement[]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const { sql, parameters } of statements) results.push(await manager.query(sql, parameters));
+  return results;
 }

@@ -4,6 +4,7 @@ import { DatabaseTimeoutError } from '../common/errors/database-timeout.error.js
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseDeadline } from '../database/database-deadline.js';
 import { runInTransaction } from '../database/run-in-transaction.js';
+import { queryInTurn, queryTogether } from '../database/send-together.js';
 import { isWriteConflict } from '../database/write-conflict.js';
 import { DuplicateUplinkError, isUniqueViolation } from './duplicate-uplink.error.js';
 import { MAX_BOUND_PARAMETERS, SensorRecordInsert } from './sensor-record-insert.js';
@@ -166,15 +167,14 @@ export class SensorRecordWriter {
     const nids = await withDatabaseDeadline(deadline, () =>
       runInTransaction(this.dataSource, async (manager) => {
         await this.insert.run(manager, rows);
-        // Not the insert id plus an offset: innodb_autoinc_lock_mode=2 (MySQL 8's default) does not
-        // promise consecutive ids within one multi-row INSERT.
-        const nids = await nidsByUuid(manager, rows);
-        await setRevisionIds(manager, nids);
+        const together = rows.length > this.limits.maxRowsPerBatch;
+        const nids = await storedIds(manager, rows, together);
         // The records' sensors, and what follows from their changes, in the same transaction
         // (docs/interface.md#sensors): a record is never stored without them, nor they without it.
         transitions = await this.sensors.apply(
           manager,
           rows.map((row, index) => projectedRecord(row, nids[index]!)),
+          together,
         );
         announce = this.transitions !== undefined && transitions.length > 0 && (await this.transitions.record(manager, transitions));
         // Thrown inside the transaction, so it is rolled back: nothing stored, the callers answered 503.
@@ -216,14 +216,32 @@ function isFailedCommit(error: unknown): boolean {
   );
 }
 
-/** The nid of each row, found by its unique uuid inside the inserting transaction. */
-async function nidsByUuid(manager: EntityManager, rows: NewSensorRecordRow[]): Promise<number[]> {
+/**
+ * The nid of each row, found by its unique uuid inside the inserting transaction (not the insert id
+ * plus an offset: innodb_autoinc_lock_mode=2, MySQL 8's default and a Galera cluster's, does not
+ * promise consecutive ids within one multi-row INSERT), with `vid` set to it. The rows are reached
+ * through the uuid's unique index: on a small or freshly emptied table MySQL may choose to scan rather
+ * than look the keys up, and a scanning UPDATE locks every row it passes, including other batches'
+ * uncommitted rows, so that two concurrent batches deadlock. Key lookups lock only this batch's rows.
+ *
+ * `together`, the UPDATE and the SELECT go to MySQL in one round trip: for a unit written alone (a
+ * batch of reports larger than a batch's cap), whose transaction gathers nothing else. Units gathered
+ * together keep a round trip each: there, a transaction that ends sooner gathers fewer of them, which
+ * cost the single route more than the round trips saved (docs/benchmark.md#where-the-time-goes).
+ */
+async function storedIds(manager: EntityManager, rows: NewSensorRecordRow[], together: boolean): Promise<number[]> {
+  const lookup = manager.connection.options.type === 'mysql' ? ' FORCE INDEX (sensor_report_uuid)' : '';
   const nidOf = new Map<string, number>();
   for (const uuids of chunks(rows.map((row) => row.uuid))) {
-    const found: Array<{ nid: number | string; uuid: string }> = await manager.query(
-      `SELECT nid, uuid FROM sensor_report WHERE uuid IN (${placeholders(uuids)})`,
-      uuids,
-    );
+    const where = `WHERE uuid IN (${placeholders(uuids)})`;
+    const statements = [
+      { sql: `UPDATE sensor_report${lookup} SET vid = nid ${where}`, parameters: uuids },
+      { sql: `SELECT nid, uuid FROM sensor_report${lookup} ${where}`, parameters: uuids },
+    ];
+    const [, found] = (await (together ? queryTogether : queryInTurn)(manager, statements)) as [
+      unknown,
+      Array<{ nid: number | string; uuid: string }>,
+    ];
     for (const stored of found) nidOf.set(stored.uuid, Number(stored.nid));
   }
   return rows.map((row) => {
@@ -231,18 +249,6 @@ async function nidsByUuid(manager: EntityManager, rows: NewSensorRecordRow[]): P
     if (nid === undefined) throw new Error(`The inserted sensor record ${row.uuid} was not found`);
     return nid;
   });
-}
-
-/**
- * `vid` = `nid` for the given rows. On a small or freshly emptied table MySQL may choose to scan rather
- * than look the keys up; a scanning UPDATE locks every row it passes, including other batches'
- * uncommitted rows, and two concurrent batches then deadlock. Key lookups lock only this batch's rows.
- */
-async function setRevisionIds(manager: EntityManager, nids: number[]): Promise<void> {
-  const lookup = manager.connection.options.type === 'mysql' ? ' FORCE INDEX (PRIMARY)' : '';
-  for (const part of chunks(nids)) {
-    await manager.query(`UPDATE sensor_report${lookup} SET vid = nid WHERE nid IN (${placeholders(part)})`, part);
-  }
 }
 
 function placeholders(values: unknown[]): string {

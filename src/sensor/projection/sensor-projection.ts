@@ -5,7 +5,8 @@ import type { SensorTransition } from './sensor-transition.js';
 import type { ColumnMetadata } from '../../database/column-metadata.js';
 import { MultiRowInsert } from '../../database/multi-row-insert.js';
 import { persistentValues } from '../../database/persistent-values.js';
-import { selectEntities } from '../../database/plain-sql.js';
+import { entitySelect } from '../../database/plain-sql.js';
+import { queryInTurn, queryTogether } from '../../database/send-together.js';
 
 interface Dialect {
   /** Inserts a row that is not there yet; leaves one that is (locked, on MySQL). */
@@ -26,20 +27,20 @@ const SQLITE: Dialect = {
 
 /**
  * Keeps the `sensor` table in the transaction that stores a batch of records, by the one rule of
- * sensor-step.ts, and answers what changed. Three steps per batch, one row per sensor in each (each
- * write in statements of 64 rows and powers of two, multi-row-insert.ts): the rows not there yet are
- * inserted as placeholders with a count of 0 (a row that is there is only locked: an INSERT takes no
- * gap locks, which a SELECT … FOR UPDATE of a missing row would, deadlocking two batches that add
- * sensors side by side); the rows are read, now locked until the COMMIT; each batch record is applied
- * in arrival order; the rows are written back whole. The rows are taken in one fixed order (uid, then
- * dev_id as the exact collation orders it), so that concurrent batches lock the sensors they share in
- * the same order.
+ * sensor-step.ts, and answers what changed. Three steps per batch, one row per sensor in each: the
+ * rows not there yet are inserted as placeholders with a count of 0 (a row that is there is only
+ * locked: an INSERT takes no gap locks, which a SELECT … FOR UPDATE of a missing row would, deadlocking
+ * two batches that add sensors side by side) and the rows are read, now locked until the COMMIT (both
+ * in one round trip where the writer asks, `together`); each batch record is applied in arrival order; the rows are written back whole
+ * (in prepared statements of 64 rows and powers of two, multi-row-insert.ts). The rows are taken in
+ * one fixed order (uid, then dev_id as the exact collation orders it), so that concurrent batches lock
+ * the sensors they share in the same order.
  */
 export class SensorProjection {
   private readonly columns: ColumnMetadata[];
   private readonly values: (sensor: SensorEntity) => unknown[];
   private readonly keyValues: (key: SensorKey) => unknown[];
-  /** Inserts the rows not there yet as placeholders, binding their key only; leaves (and locks) those that are. */
+  /** Inserts the rows not there yet as placeholders, with their key only; leaves (and locks) those that are. */
   private readonly keep: MultiRowInsert;
   /** Writes the rows back whole. */
   private readonly overwrite: MultiRowInsert;
@@ -64,12 +65,12 @@ export class SensorProjection {
     );
   }
 
-  async apply(manager: EntityManager, records: ProjectedRecord[]): Promise<SensorTransition[]> {
+  /** `together`: the placeholders and the locking read in one round trip (sensor-record-writer.ts says when). */
+  async apply(manager: EntityManager, records: ProjectedRecord[], together = false): Promise<SensorTransition[]> {
     if (records.length === 0) return [];
     const bySensor = groupBySensor(records);
     const keys = [...bySensor.values()].map(([first]) => ({ uid: first!.uid, devId: first!.devId }));
-    await this.keep.run(manager, keys.map(this.keyValues));
-    const stored = await this.read(manager, keys);
+    const stored = await this.keepAndRead(manager, keys, together);
     const transitions: SensorTransition[] = [];
     const after: SensorEntity[] = [];
     for (const [key, own] of bySensor) {
@@ -82,20 +83,35 @@ export class SensorProjection {
     return transitions;
   }
 
-  private async read(manager: EntityManager, keys: SensorKey[]): Promise<Map<string, SensorEntity>> {
-    const found = new Map<string, SensorEntity>();
-    // A locking read: on MySQL a plain SELECT would read the transaction's snapshot, older than a
-    // row another batch committed while this one waited for its lock.
+  /**
+   * The rows not there yet inserted as placeholders (those there only locked), then every row read,
+   * locked until the COMMIT: `together`, on MySQL in one round trip. A locking read, since a plain SELECT would
+   * read the transaction's snapshot on MySQL, older than a row another batch committed while this one
+   * waited for its lock. As plain SQL rather than through the query builder, whose building, escaping
+   * and hydration of the select took a batch more than the rows' conversion; the placeholders sent
+   * together in the text protocol, whose two values a sensor cost less to escape than the prepared
+   * statements' round trips (docs/benchmark.md#where-the-time-goes).
+   */
+  private async keepAndRead(manager: EntityManager, keys: SensorKey[], together: boolean): Promise<Map<string, SensorEntity>> {
     const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
     const uids = [...new Set(keys.map((key) => key.uid))];
-    for (const uid of uids) {
+    const selects = uids.map((uid) => {
       const devIds = keys.filter((key) => key.uid === uid).map((key) => key.devId);
-      const where = `WHERE uid = ? AND dev_id IN (${devIds.map(() => '?').join(', ')})${lock}`;
-      // As plain SQL rather than through the query builder, whose building, escaping and hydration of
-      // the select took a batch more than the rows' conversion (docs/benchmark.md#where-the-time-goes).
-      const rows = await selectEntities(manager, SensorEntity, where, [uid, ...devIds]);
-      for (const row of rows) found.set(keyOf(row.uid, row.devId), row);
+      return entitySelect(manager, SensorEntity, `WHERE uid = ? AND dev_id IN (${devIds.map(() => '?').join(', ')})${lock}`, [
+        uid,
+        ...devIds,
+      ]);
+    });
+    let results: unknown[];
+    if (together) [, ...results] = await queryTogether(manager, [this.keep.statement(keys.map(this.keyValues)), ...selects]);
+    else {
+      await this.keep.run(manager, keys.map(this.keyValues));
+      results = await queryInTurn(manager, selects);
     }
+    const found = new Map<string, SensorEntity>();
+    selects.forEach((select, index) => {
+      for (const row of select.read(results[index] as Array<Record<string, unknown>>)) found.set(keyOf(row.uid, row.devId), row);
+    });
     return found;
   }
 }
