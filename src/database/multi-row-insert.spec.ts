@@ -22,6 +22,16 @@ describe(MultiRowInsert.name, () => {
     expect(statements.flatMap((statement) => statement.values)).toEqual(rows.flat());
   });
 
+  it('makes one statement of any number of rows for the text protocol, the values in order', () => {
+    const sut = new MultiRowInsert('INSERT INTO t (a, b, c) VALUES ', ['?', '?', "'x'"], 'ON CONFLICT (a) DO NOTHING');
+    const rows = Array.from({ length: 3 }, (_, index) => [index, `row ${index}`]);
+
+    expect(sut.statement(rows)).toEqual({
+      sql: "INSERT INTO t (a, b, c) VALUES (?, ?, 'x'), (?, ?, 'x'), (?, ?, 'x') ON CONFLICT (a) DO NOTHING",
+      parameters: rows.flat(),
+    });
+  });
+
   it('sends nothing for no rows', async () => {
     const { manager, query } = sqliteManager();
 
