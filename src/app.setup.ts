@@ -1,8 +1,8 @@
 import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { IncomingMessage, Server } from 'node:http';
-import { Logger } from 'nestjs-pino';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { BufferReplyAdapter } from './common/http/buffer-reply-adapter.js';
 import { answerClientErrors } from './common/http/client-errors.js';
 import { ApiException } from './common/errors/api-exception.js';
@@ -10,6 +10,8 @@ import { requestRefusal } from './common/http/request-target.js';
 import { APP_CONFIG, AppConfig } from './config/app-config.js';
 import { SECURITY_HEADER_OPTIONS, securityHeaderFields, securityHeaders } from './common/http/security-headers.js';
 import { withDatabaseBudget } from './database/database-deadline.js';
+import { startRequestLine } from './logging/request-line.js';
+import { SERVICE_LOG, ServiceLogger } from './logging/service-logger.js';
 import { INTEGRATION_KEY_SCHEME } from './integrations/integrations.api-docs.js';
 import { metricsOnServicePort } from './metrics/metrics.controller.js';
 import { setupOpenApi } from './openapi/openapi.setup.js';
@@ -31,11 +33,15 @@ export async function createApp(factory: AppFactory, options: NestApplicationOpt
 
 function configureApp(app: INestApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
-  app.useLogger(app.get(Logger));
-  // First, so that everything a request does (the bearer check, its queries, its row's transaction)
-  // shares one bound on waiting for the database.
+  app.useLogger(app.get(ServiceLogger));
+  // First, so that every request has its log line, and everything it does (the bearer check, its
+  // queries, its row's transaction) shares one bound on waiting for the database and names the
+  // request on any line it logs: one request scope for both.
   const { requestTimeoutMs } = config.database;
-  app.use((_request: unknown, _response: unknown, next: () => void) => withDatabaseBudget(requestTimeoutMs, next));
+  const log = app.get<Logger>(SERVICE_LOG);
+  app.use((request: IncomingMessage, response: ServerResponse, next: () => void) =>
+    withDatabaseBudget(requestTimeoutMs, next, startRequestLine(log, request, response)),
+  );
   app.use(securityHeaders(SECURITY_HEADER_OPTIONS));
   // Before any route: through the exception filter, with the security headers just set.
   app.use((request: IncomingMessage, _response: unknown, next: (error?: unknown) => void) => {

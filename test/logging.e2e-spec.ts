@@ -107,6 +107,7 @@ describe('Request logs', () => {
     expect(requestLine).toMatchObject({ request_id: requestId, res: { status: 403 }, token_refused: 'user_blocked' });
     const errorLine = lines().find((line) => String(line.msg).includes('-> 403'));
     expect(errorLine?.msg).toContain(`request_id=${requestId}`);
+    expect(errorLine?.request_id).toBe(requestId);
   });
 
   it('names the request on the error line of a batch refused for want of room', async () => {
@@ -134,6 +135,17 @@ describe('Request logs', () => {
     } finally {
       for (const leave of taken) leave();
     }
+  });
+
+  it('writes the line of a request refused before any route, and names it by its id', async () => {
+    written.length = 0;
+
+    const refused = await request(testApp.app.getHttpServer()).get('/node/%ff').set('X-Request-Id', 'trap-43').expect(400);
+
+    expect(refused.headers['x-request-id']).toBe('trap-43');
+    expect(lines().filter((line) => 'res' in line)).toEqual([
+      expect.objectContaining({ request_id: 'trap-43', req: { method: 'GET', path: '/node/%ff' }, res: { status: 400 } }),
+    ]);
   });
 
   it('names the number of reports and the user on the line of a batch', async () => {

@@ -1,3 +1,4 @@
+import { currentRequestId } from '../common/http/request-scope.js';
 import { databaseDeadline, databaseTimeLeft, withDatabaseBudget, withDatabaseDeadline } from './database-deadline.js';
 
 describe('database deadlines', () => {
@@ -33,5 +34,18 @@ describe('database deadlines', () => {
       expect(withDatabaseDeadline(Infinity, () => databaseTimeLeft())).toBe(Infinity);
       expect(databaseDeadline()).toBe(1_003_000);
     });
+  });
+
+  it("keeps the request's id in every scope opened inside its own, for the lines they log", () => {
+    withDatabaseBudget(
+      3000,
+      () => {
+        expect(currentRequestId()).toBe('trap-42');
+        expect(withDatabaseDeadline(5_000_000, () => currentRequestId())).toBe('trap-42');
+        expect(withDatabaseBudget(1000, () => currentRequestId())).toBe('trap-42');
+      },
+      'trap-42',
+    );
+    expect(currentRequestId()).toBeUndefined();
   });
 });

@@ -1,21 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-interface DeadlineScope {
-  /** Epoch milliseconds after which no database wait of the scope may continue; set at its first wait. */
-  deadline?: number;
-  /** Budget started by the first wait, for a scope opened without a deadline. */
-  budgetMs?: number;
-}
-
-const scopes = new AsyncLocalStorage<DeadlineScope>();
+import { requestScopes as scopes } from '../common/http/request-scope.js';
 
 /**
  * Runs `work` with every database wait inside it (a pooled connection, each statement, the SQLite
  * write lock) drawing on one budget, counted from the first wait so that the time a slow client takes
  * to upload its body does not count. Outside any scope, waits are unbounded (migrations, the CLI).
+ * The scope keeps the request's id (`requestId`, by default the enclosing scope's) for its log lines.
  */
-export function withDatabaseBudget<T>(budgetMs: number, work: () => T): T {
-  return scopes.run({ budgetMs }, work);
+export function withDatabaseBudget<T>(budgetMs: number, work: () => T, requestId = scopes.getStore()?.requestId): T {
+  return scopes.run({ requestId, budgetMs }, work);
 }
 
 /**
@@ -23,7 +15,7 @@ export function withDatabaseBudget<T>(budgetMs: number, work: () => T): T {
  * scope it is called from: for work done on behalf of others, such as a batch of several requests' rows.
  */
 export function withDatabaseDeadline<T>(deadline: number, work: () => T): T {
-  return scopes.run({ deadline }, work);
+  return scopes.run({ requestId: scopes.getStore()?.requestId, deadline }, work);
 }
 
 /** The current scope's deadline (starting its budget if this is its first wait), or undefined outside any scope. */

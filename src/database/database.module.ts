@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config.js';
 import { connectWithRetries } from './connect-data-source.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { ServiceLogger } from '../logging/service-logger.js';
 import { DatabaseLogger } from './database-logger.js';
 import { initializeDataSource } from './initialize-data-source.js';
 
@@ -13,8 +13,8 @@ type DatabaseModuleOptions = TypeOrmModuleOptions & { connectRetries: Parameters
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG, Logger],
-      useFactory: (config: AppConfig, logger: Logger): DatabaseModuleOptions => ({
+      inject: [APP_CONFIG, ServiceLogger],
+      useFactory: (config: AppConfig, logger: ServiceLogger): DatabaseModuleOptions => ({
         ...buildDataSourceOptions(config.database),
         logger: new DatabaseLogger(logger),
         // The retries are ours (connectWithRetries): one line per retry in the service's log format,
