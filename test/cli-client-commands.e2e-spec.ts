@@ -26,7 +26,7 @@ import { createTestApp, TestApp } from './utils/test-app.js';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-/** client:list and client:delete, run as the command line runs them: services of their own on the same database. */
+/** client:create, client:list and client:delete, run as the command line runs them: services of their own on the same database. */
 describe('Administration commands for clients', () => {
   let testApp: TestApp;
   const clock = new FakeClock();
@@ -56,6 +56,27 @@ describe('Administration commands for clients', () => {
 
   afterAll(async () => {
     await testApp.close();
+  });
+
+  describe('client:create', () => {
+    it.each([
+      ['a carriage return', 'a\rb'],
+      ['a tab', 'a\tb'],
+      ['a C0 control', 'a\u0001b'],
+    ])('refuses a label with %s, as integration:create does, and stores no client', async (_, label) => {
+      for (const kind of [[], ['--public']]) {
+        await expect(runCommand(['client:create', '--label', label, ...kind], cli)).rejects.toThrow(
+          new CliError('The label must be 1 to 255 characters without control characters.'),
+        );
+      }
+      await expect(testApp.dataSource.getRepository(OAuthClientEntity).count()).resolves.toBe(0);
+    });
+
+    it('stores the label trimmed', async () => {
+      await runCommand(['client:create', '--label', ' Trap fleet '], cli);
+
+      expect(await testApp.dataSource.query('SELECT label FROM oauth_clients')).toEqual([{ label: 'Trap fleet' }]);
+    });
   });
 
   describe('client:list', () => {

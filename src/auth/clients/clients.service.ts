@@ -4,6 +4,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { ExpiringCache } from '../../common/cache/expiring-cache.js';
 import { sha256 } from '../../common/crypto/sha256.js';
+import { readLabel } from '../../common/text/label.js';
 import { CLOCK, type Clock, systemClock } from '../../common/time/clock.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { runInTransaction } from '../../database/run-in-transaction.js';
@@ -25,8 +26,6 @@ export interface ListedClient {
   created: Date;
   isPublic: boolean;
 }
-
-const MAX_LABEL_LENGTH = 255;
 
 /**
  * How long a client row read for authentication is reused: every token grant authenticates its
@@ -53,7 +52,7 @@ export class ClientsService {
    * only as a digest; a public one (`isPublic`) has none.
    */
   async create(input: { label: string; secret?: string; isPublic?: boolean }): Promise<CreatedClient> {
-    const label = checkedLabel(input.label);
+    const label = readLabel(input.label);
     if (input.isPublic) {
       if (input.secret !== undefined) throw new RangeError('A public client has no secret: give --public or --secret, not both.');
       const clientId = randomUUID();
@@ -78,7 +77,7 @@ export class ClientsService {
     try {
       await this.clients.insert({
         clientId,
-        label: checkedLabel(label),
+        label: readLabel(label),
         secretHash: null,
         created: wholeSeconds(new Date(this.clock.now())),
       });
@@ -155,12 +154,4 @@ export class ClientsService {
     this.cache.set(clientId, client);
     return client;
   }
-}
-
-function checkedLabel(label: string): string {
-  const trimmed = label.trim();
-  if (trimmed === '' || trimmed.length > MAX_LABEL_LENGTH) {
-    throw new RangeError(`The label must be 1 to ${MAX_LABEL_LENGTH} characters.`);
-  }
-  return trimmed;
 }

@@ -5,7 +5,7 @@ import { IsNull, Repository } from 'typeorm';
 import { UnknownUserError } from '../../auth/users/user-errors.js';
 import { UsersService } from '../../auth/users/users.service.js';
 import { sha256 } from '../../common/crypto/sha256.js';
-import { CONTROL_CHARACTERS } from '../../common/text/control-characters.js';
+import { readLabel } from '../../common/text/label.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { IntegrationEntity } from '../integration.entity.js';
@@ -22,9 +22,6 @@ import { InvalidIntegrationInputError, UnknownIntegrationError } from './integra
 
 /** Random bytes of an integration key, which is sent as their base64url text: an opaque bearer token, not a JWT. */
 export const INTEGRATION_KEY_BYTES = 32;
-
-/** As long as `field_network` may be: the label becomes it. */
-const MAX_LABEL_LENGTH = 255;
 
 export interface CreateIntegrationInput {
   username: string;
@@ -62,7 +59,8 @@ export class IntegrationsService {
   async create(input: CreateIntegrationInput): Promise<CreatedIntegration> {
     const network = readNetwork(input.network);
     const devIdSource = readDevIdSource(input.devIdSource ?? 'eui');
-    const label = readLabel(input.label);
+    // The label becomes each record's `field_network`, whose length rule the label's own matches.
+    const label = input.label === undefined ? null : readLabel(input.label);
     const user = await this.users.findByName(input.username);
     if (!user) throw new UnknownUserError(input.username);
     // Every uplink would be refused: say so now rather than through the network server's log.
@@ -111,14 +109,4 @@ function readNetwork(network: string): IntegrationNetwork {
 function readDevIdSource(source: string): DevIdSource {
   if (!isDevIdSource(source)) throw new InvalidIntegrationInputError(`--dev-id must be ${DEV_ID_SOURCES.join(' or ')}.`);
   return source;
-}
-
-/** The label becomes each record's `field_network`, so it follows that member's rule. */
-function readLabel(label: string | undefined): string | null {
-  if (label === undefined) return null;
-  const trimmed = label.trim();
-  if (trimmed === '' || [...trimmed].length > MAX_LABEL_LENGTH || CONTROL_CHARACTERS.test(trimmed)) {
-    throw new InvalidIntegrationInputError(`The label must be 1 to ${MAX_LABEL_LENGTH} characters without control characters.`);
-  }
-  return trimmed;
 }
