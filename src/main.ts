@@ -39,7 +39,11 @@ async function bootstrap(): Promise<void> {
       : `No .env file in ${process.cwd()}: settings come from the environment and the defaults`,
   );
   closeOnSignals(app);
+  // Nest logs "Nest application successfully started" when initialised, before the port is bound: the
+  // lines from here wait until listening succeeds, so a taken port leaves only the stderr line below.
+  Logger.attachBuffer();
   await app.listen(config.port);
+  app.flushLogs();
   // The port actually bound: PORT=0 asks the system for a free one.
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log(`Serving on port ${port} (${config.database.type} database, base ${config.baseUrl})`);

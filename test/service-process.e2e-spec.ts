@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { assertBuilt, childEnvironment, scratchDirectory, ServiceProcess } from './utils/built-process.js';
 
+/** Nest's own start-up line, which must appear only once the port is bound. */
+const NEST_STARTED = 'Nest application successfully started';
+
 /** `node dist/main.js` as an operator starts it, on an SQLite file in a working directory of its own. */
 describe('The service as a process', () => {
   let workdir: ReturnType<typeof scratchDirectory>;
@@ -34,6 +37,7 @@ describe('The service as a process', () => {
       `Settings read from ${join(workdir.path, '.env')} (variables set in the environment take precedence)`,
     );
     expect(service.messages()).toContain(`Serving on port ${port} (sqlite database, base http://from-environment.example)`);
+    expect(service.messages()).toContain(NEST_STARTED);
     expect(existsSync(join(workdir.path, 'from-env-file.sqlite'))).toBe(true);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toEqual({ status: 'ok', version: expect.any(String) });
@@ -54,6 +58,7 @@ describe('The service as a process', () => {
       expect(result.stderr).toBe(
         `Failed to start: port ${port} is in use by another program. Stop it, or set PORT (in .env or the environment) to a free port.\n`,
       );
+      expect(service.messages()).not.toContain(NEST_STARTED);
     } finally {
       taken.close();
     }
