@@ -71,6 +71,15 @@ describe(`user:delete (${testEngine})`, () => {
     await read(testApp.app, `${SENSORS_URL}?_format=json`, owner.accessToken).expect(200);
   });
 
+  it('names a single record in the singular', async () => {
+    const owner = await ingestCaller(testApp.app);
+    await report(testApp.app, owner.accessToken);
+
+    await expect(runCommand(['user:delete', '--username', owner.username], cli)).rejects.toThrow(
+      new CliError(`The user "${owner.username}" has 1 record: add --with-records to delete it (and their sensors) too.`),
+    );
+  });
+
   it('deletes a user without records, with their tokens, integrations and alerts; their token is refused from then on', async () => {
     const owner = await ingestCaller(testApp.app);
     await runCommand(['integration:create', '--user', owner.username, '--network', 'tts'], cli);

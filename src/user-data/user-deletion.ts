@@ -30,7 +30,9 @@ export class UserHasRecordsError extends Error {
     readonly username: string,
     readonly records: number,
   ) {
-    super(`The user "${username}" has ${records} records: add --with-records to delete them (and their sensors) too.`);
+    super(
+      `The user "${username}" has ${records} ${records === 1 ? 'record' : 'records'}: add --with-records to delete ${records === 1 ? 'it' : 'them'} (and their sensors) too.`,
+    );
   }
 }
 
