@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { parse as parseContentType } from 'content-type';
 import type { Request, Response } from 'express';
 import { ApiException } from '../errors/api-exception.js';
 import { CommitUnconfirmedError } from '../errors/commit-unconfirmed.error.js';
@@ -49,7 +50,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return this.unmatchedRoute(request);
     }
     if (exception instanceof HttpException) {
-      return fromBodyParser(exception) ?? fromHttpException(exception);
+      return fromBodyParser(exception, request) ?? fromHttpException(exception);
     }
     if (isDatabaseUnavailable(exception)) {
       return {
@@ -105,7 +106,7 @@ function isUnmatchedRoute(exception: NotFoundException): boolean {
 }
 
 /** Errors raised by Express' body parsers, which Nest wraps with the original as `cause`. */
-function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
+function fromBodyParser(exception: HttpException, request: Request): ErrorAnswer | undefined {
   const type = (exception.cause as { type?: unknown } | undefined)?.type;
   switch (type) {
     case 'entity.parse.failed':
@@ -113,6 +114,7 @@ function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
     case 'entity.too.large':
       return { status: HttpStatus.PAYLOAD_TOO_LARGE, body: { message: BODY_TOO_LARGE_MESSAGE } };
     case 'charset.unsupported':
+      return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, body: { message: unsupportedCharsetMessage(exception, request) } };
     case 'encoding.unsupported':
       return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, body: { message: exception.message } };
     case 'request.aborted':
@@ -120,6 +122,17 @@ function fromBodyParser(exception: HttpException): ErrorAnswer | undefined {
     default:
       return undefined;
   }
+}
+
+/** body-parser names the charset upper-cased; the client is shown the name it sent. */
+function unsupportedCharsetMessage(exception: HttpException, request: Request): string {
+  try {
+    const { charset } = parseContentType(request).parameters;
+    if (charset !== undefined) return `unsupported charset "${charset}"`;
+  } catch {
+    // body-parser read this Content-Type, so it parses; should it not, its own text is the answer.
+  }
+  return exception.message;
 }
 
 function fromHttpException(exception: HttpException): ErrorAnswer {
