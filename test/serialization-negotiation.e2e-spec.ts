@@ -40,6 +40,10 @@ const UNKNOWN_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ['?_format=', ''],
   ['?_format=JSON', 'JSON'],
   ['?_format=ya%0Aml', 'ya\\u000aml'],
+];
+
+// [query string, the parameter as the 406 names it]
+const BRACKETED_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ['?_format[a]=json', '_format[a]=json'],
   ['?_format%5Ba%5D=json', '_format%5Ba%5D=json'],
   ['?_format[]=xml&other=1', '_format[]=xml'],
@@ -50,6 +54,9 @@ const REPEATED_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ['?_format=json&_format=xml', '_format=json&_format=xml'],
   ['?_format=json&_format=json', '_format=json&_format=json'],
 ];
+
+const bracketedMessage = (shown: string) =>
+  `_format is given with brackets (${shown}): give one format as _format=<format>. Supported formats: hal_json, json, xml.`;
 
 function expectFormat(body: string, format: ResponseFormat): void {
   if (format === 'xml') {
@@ -157,6 +164,13 @@ describe('Response format negotiation', () => {
       expect(await countRecords()).toBe(0);
     });
 
+    it.each(BRACKETED_FORMATS)('refuses %p with 406 naming the bracketed parameter, and stores nothing', async (query, shown) => {
+      const response = await submit(query, 'application/json').expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({ message: bracketedMessage(shown) });
+      expect(await countRecords()).toBe(0);
+    });
+
     it.each(REPEATED_FORMATS)('refuses %p with 406 saying _format is given more than once, and stores nothing', async (query, shown) => {
       const response = await submit(query, 'application/json').expect(406);
 
@@ -213,6 +227,12 @@ describe('Response format negotiation', () => {
         message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
       });
       expect(await countRecords()).toBe(1);
+    });
+
+    it.each(BRACKETED_FORMATS)('refuses %p with 406 naming the bracketed parameter', async (query, shown) => {
+      const response = await read(nid, query).expect(406);
+
+      expect(JSON.parse(response.body)).toEqual({ message: bracketedMessage(shown) });
     });
 
     it.each(REPEATED_FORMATS)('refuses %p with 406 saying _format is given more than once', async (query, shown) => {

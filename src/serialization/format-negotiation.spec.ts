@@ -50,7 +50,6 @@ describe(negotiateFormat.name, () => {
     [given('JSON'), 'JSON'],
     [given('hal+json'), 'hal+json'],
     [given('ya\nml'), 'ya\\u000aml'],
-    [{ kind: 'malformed', given: '_format[a]=json', repeated: false } as const, '_format[a]=json'],
   ])("refuses _format %p with 406 and Drupal's message, on one line", (format, shown) => {
     let thrown: unknown;
     try {
@@ -65,6 +64,26 @@ describe(negotiateFormat.name, () => {
       message: `No route found for the specified format ${shown}. Supported formats: hal_json, json, xml.`,
     });
   });
+
+  it.each(['_format[a]=json', '_format[]=json', '_format=json&_format[b]=xml'])(
+    'refuses %p with 406 naming the bracketed parameter',
+    (given) => {
+      let thrown: unknown;
+      try {
+        sut({ kind: 'malformed', given, repeated: false }, 'application/json');
+      } catch (error) {
+        thrown = error;
+      }
+
+      expect(thrown).toBeInstanceOf(ApiException);
+      expect([(thrown as ApiException).getStatus(), (thrown as ApiException).getResponse()]).toEqual([
+        HttpStatus.NOT_ACCEPTABLE,
+        {
+          message: `_format is given with brackets (${given}): give one format as _format=<format>. Supported formats: hal_json, json, xml.`,
+        },
+      ]);
+    },
+  );
 
   it('refuses a _format given more than once with 406 saying so', () => {
     let thrown: unknown;

@@ -73,13 +73,17 @@ function unknownFormat(shown: string, supported: readonly string[]): ApiExceptio
   return new ApiException(HttpStatus.NOT_ACCEPTABLE, unknownFormatMessage(shown, supported));
 }
 
-/** A `_format` given more than once names no one format: said so, rather than echoed as one unknown format. */
+/**
+ * A `_format` given more than once, or under a bracketed name (`_format[]=json`), names no one format:
+ * said so, naming the parameter as given, rather than echoed as one unknown format.
+ */
 function unreadableFormat(formatParameter: Extract<FormatParameter, { kind: 'malformed' }>, supported: readonly string[]): ApiException {
-  if (!formatParameter.repeated) return unknownFormat(formatParameter.given, supported);
   const oneLine = escapeCharacters(formatParameter.given, C0_AND_C1_CONTROLS);
+  const problem = formatParameter.repeated ? 'is given more than once' : 'is given with brackets';
+  const remedy = formatParameter.repeated ? 'give one format' : 'give one format as _format=<format>';
   return new ApiException(
     HttpStatus.NOT_ACCEPTABLE,
-    `_format is given more than once (${oneLine}): give one format. Supported formats: ${[...supported].sort().join(', ')}.`,
+    `_format ${problem} (${oneLine}): ${remedy}. Supported formats: ${[...supported].sort().join(', ')}.`,
   );
 }
 
