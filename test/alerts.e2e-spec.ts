@@ -166,17 +166,44 @@ describe('Alerts', () => {
     expect(await notifications(testApp.dataSource)).toHaveLength(1);
   });
 
-  it('raises nothing for a late record, and only for the sensor an alert names', async () => {
+  it('raises nothing for a record older than the latest to say the same, and only for the sensor an alert names', async () => {
     await createWebhookAlert(owner.username, 'sprung,tilted', '--sensor', 'trap-2');
 
     await send(owner, { dev_id: 'trap-1', time: deviceTime(5), event: 'Sprung', status: 'Sprung' });
-    await send(owner, { dev_id: 'trap-2', time: deviceTime(5) });
+    await send(owner, { dev_id: 'trap-2', time: deviceTime(5), event: 'Set', status: 'Set' });
     await send(owner, { dev_id: 'trap-2', time: deviceTime(4), event: 'Sprung', status: 'Sprung', tilt: 'True' });
     await send(owner, { dev_id: 'trap-2', time: deviceTime(6), tilt: 'Fail' });
     await until(() => receiver.received.length >= 1);
 
     expect(receiver.events()).toEqual(['tilted trap-2']);
     expect(await notifications(testApp.dataSource)).toHaveLength(1);
+  });
+
+  it('tells of a Sprung that arrives after a heartbeat dated later, keeps its 24-hour clock, and tells of the Set that ends it', async () => {
+    await createWebhookAlert(owner.username, 'sprung,reset');
+
+    // A relay's backlog: the heartbeat dated 11 min came first, the Sprung of minute 1 after it.
+    await send(owner, { dev_id: 'trap-r', time: deviceTime(11) });
+    await send(owner, { dev_id: 'trap-r', time: deviceTime(1), event: 'Sprung', status: 'Sprung' });
+    await until(() => receiver.received.length >= 1);
+
+    expect(receiver.events()).toEqual(['sprung trap-r']);
+    expect(receiver.received[0]!.json).toMatchObject({ text: `Trap trap-r sprung at ${siteTime(1)}`, sensor: { sprung: true } });
+    const { sensor } = JSON.parse(
+      (await read(testApp.app, '/api-sensor/sensors/trap-r?_format=json', owner.accessToken).expect(200)).body as string,
+    );
+    expect(sensor.sprung).toBe(true);
+    expect(Date.parse(sensor.sprung_at)).toBe(deviceInstant(1).getTime());
+
+    await send(owner, { dev_id: 'trap-r', time: deviceTime(6), event: 'Set', status: 'Set' });
+    await until(() => receiver.received.length >= 2);
+
+    expect(receiver.events()).toEqual(['sprung trap-r', 'reset trap-r']);
+    expect(receiver.received[1]!.json!.text).toBe(`Trap trap-r set again at ${siteTime(6)}, after 5 min sprung`);
+    const episodes = await testApp.dataSource.getRepository(SprungEpisodeEntity).find({ where: { devId: 'trap-r' } });
+    expect(episodes.map((episode) => [episode.sprungAt.getTime(), episode.resetAt?.getTime()])).toEqual([
+      [deviceInstant(1).getTime(), deviceInstant(6).getTime()],
+    ]);
   });
 
   it('sends battery_low once per crossing, armed again only above the threshold + 0.1 V, and bait_low below its level', async () => {

@@ -137,20 +137,59 @@ describe(applyRecord.name, () => {
     expect(oneSecondMore.sensor.lastDeviceTime).toEqual(received);
   });
 
-  it('raises nothing for a late record, whatever it says', () => {
-    const { kinds, sensor } = apply(
-      record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set' }),
+  it('raises for a late record neither back, tilted nor bait, which follow the last record, nor a trap or voltage a later report said', () => {
+    const silent = {
+      ...apply(record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set', fieldStatus: 'Set', fieldBatteryVoltage: '3.6' })).sensor,
+      silentSince: at('2026-01-02T00:00:00Z'),
+    };
+
+    const late = applyRecord(
+      silent,
       record({
         fieldDate: at('2026-01-01T04:00:00Z'),
         fieldEvent: 'Baitlevel',
+        fieldStatus: 'Sprung',
         fieldData: 1,
         fieldTiltSensor: 'True',
         fieldBatteryVoltage: 2,
       }),
     );
 
-    expect(kinds).toEqual([[], []]);
-    expect(sensor.reportCount).toBe(2);
+    expect(late.transitions).toEqual([]);
+    expect(late.sensor).toMatchObject({ reportCount: 2, sprung: false, lastBatteryVoltage: '3.6', silentSince: silent.silentSince });
+  });
+
+  it('springs the trap for a Sprung after its latest Sprung or Set though a heartbeat dated later came first, and says so', () => {
+    const { kinds, sensor } = apply(
+      record({ nid: 1, fieldDate: at('2026-01-01T11:50:00Z'), fieldEvent: 'Heartbeat' }),
+      record({ nid: 2, fieldDate: at('2026-01-01T11:40:00Z'), fieldEvent: 'Sprung' }),
+    );
+
+    expect(kinds).toEqual([[], ['sprung']]);
+    expect(sensor).toMatchObject({ sprung: true, trapStatusNid: 2, lastNid: 1, lastEvent: 'Heartbeat' });
+  });
+
+  it('resets the trap for a Set after the Sprung though a heartbeat dated later came first, with the time it was sprung', () => {
+    const { sensor, transitions } = applyRecord(
+      apply(
+        record({ nid: 1, fieldDate: at('2026-01-01T11:00:00Z'), fieldEvent: 'Sprung' }),
+        record({ nid: 2, fieldDate: at('2026-01-01T11:50:00Z'), fieldEvent: 'Heartbeat' }),
+      ).sensor,
+      record({ nid: 3, fieldDate: at('2026-01-01T11:30:00Z'), fieldEvent: 'Set' }),
+    );
+
+    expect(transitions).toEqual([expect.objectContaining({ kind: 'reset', sprungAt: at('2026-01-01T11:00:00Z'), nid: 3 })]);
+    expect(sensor).toMatchObject({ sprung: false, lastNid: 2 });
+  });
+
+  it("raises battery for a late record carrying the sensor's first voltage, which becomes the last known one", () => {
+    const { kinds, sensor } = apply(
+      record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Heartbeat' }),
+      record({ fieldDate: at('2026-01-01T04:00:00Z'), fieldBatteryVoltage: '3.1' }),
+    );
+
+    expect(kinds).toEqual([[], ['battery']]);
+    expect(sensor.lastBatteryVoltage).toBe('3.1');
   });
 
   it('raises tilted when the tilt sensor turns True or Fail, back after silent, battery and bait with their values', () => {

@@ -58,7 +58,9 @@ const orderOf = (record: ProjectedRecord): RecordOrder => ({ time: orderTime(rec
  * that record changed. "Last" is the latest order time (the device time, or the receipt for a device
  * time too far ahead: record-order.ts), then the highest nid; the row's times of its last, battery and
  * trap records are those order times. A late record (not after the last) still counts and still shows
- * the device alive, but changes none of the last record's values and raises nothing.
+ * the device alive, but changes none of the last record's values. Each value is kept by its own latest
+ * record, and what a record changes it raises (docs/interface.md#sensor-transitions): a `Sprung` after
+ * the latest `Sprung` or `Set` springs the trap and says so, though a heartbeat dated later came first.
  */
 export function applyRecord(
   before: SensorEntity | null,
@@ -123,7 +125,7 @@ export function applyRecord(
     sensor.trapStatusTime = order.time;
     sensor.trapStatusNid = record.nid;
   }
-  return { sensor, transitions: later ? transitions(before, sensor, record, order.time) : [] };
+  return { sensor, transitions: transitions(before, sensor, record, order.time, later) };
 }
 
 /**
@@ -157,19 +159,30 @@ function copyOf(sensor: SensorEntity): SensorEntity {
   };
 }
 
-function transitions(before: SensorEntity | null, after: SensorEntity, record: ProjectedRecord, at: Date): SensorTransition[] {
+/**
+ * What the record changed. The trap and the battery voltage are each kept by their own latest record,
+ * so a record late to the last one still changes them when it is the latest to say so, and raises it;
+ * `back`, `tilted` and `bait` follow the last record, which a late one is not.
+ */
+function transitions(
+  before: SensorEntity | null,
+  after: SensorEntity,
+  record: ProjectedRecord,
+  at: Date,
+  later: boolean,
+): SensorTransition[] {
   const happened: SensorTransition[] = [];
   const raise = (kind: SensorTransition['kind'], more: Partial<SensorTransition> = {}) =>
     happened.push({ kind, sensor: after, nid: record.nid, at, ...more });
   const wasSprung = Boolean(before?.sprung);
   if (!wasSprung && after.sprung) raise('sprung');
   if (wasSprung && !after.sprung) raise('reset', { sprungAt: before!.trapStatusTime });
-  if (before?.silentSince) raise('back');
-  if (isTilted(after.lastTiltSensor) && !isTilted(before?.lastTiltSensor)) raise('tilted');
+  if (later && before?.silentSince) raise('back');
+  if (later && isTilted(after.lastTiltSensor) && !isTilted(before?.lastTiltSensor)) raise('tilted');
   if (record.fieldBatteryVoltage !== null && after.lastBatteryNid === record.nid) {
     const previous = before?.lastBatteryVoltage ?? null;
     raise('battery', { value: Number(record.fieldBatteryVoltage), previous: previous === null ? null : Number(previous) });
   }
-  if (record.fieldEvent === 'Baitlevel' && record.fieldData !== null) raise('bait', { value: Number(record.fieldData) });
+  if (later && record.fieldEvent === 'Baitlevel' && record.fieldData !== null) raise('bait', { value: Number(record.fieldData) });
   return happened;
 }
