@@ -6,6 +6,7 @@ import { ingestCaller } from './utils/auth-fixtures.js';
 import { report } from './utils/read-side.js';
 import { servedFeed, servedState } from './utils/served-state.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
+import { until } from './utils/until.js';
 
 /**
  * A MariaDB installation backed up and restored as docs/operations.md#backup-and-restore says: the
@@ -67,6 +68,11 @@ describe('mariadb-dump restored into a new database (MySQL)', () => {
     expect(await applied(restored)).toEqual(await applied(service));
     // The owner's token, issued before the dump, is accepted by the service on the restored database.
     expect(await servedState(restored.app, owner.accessToken, nids)).toEqual(await servedState(service.app, owner.accessToken, nids));
+    // Once the three records have settled, the restored database's feed serves them as the source's does.
+    await until(
+      async () => JSON.parse(await servedFeed(service.app, owner.accessToken)) as { records: unknown[] },
+      (feed) => feed.records.length === nids.length,
+    );
     expect(await servedFeed(restored.app, owner.accessToken)).toBe(await servedFeed(service.app, owner.accessToken));
     // trap-1 and TRAP-1 are two sensors there as here: the dump kept the binary collation of device ids.
     const sensors = JSON.parse((await servedState(restored.app, owner.accessToken, [])).sensors!) as { sensors: Array<{ dev_id: string }> };
