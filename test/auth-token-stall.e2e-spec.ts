@@ -2,12 +2,12 @@ import request from 'supertest';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runInTransaction } from '../src/database/run-in-transaction.js';
 import { createClient, createUser, obtainTokens, TOKEN_PATH, type TestClient, type TestUser } from './utils/auth-fixtures.js';
+import { describeOn } from './utils/engine.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 
 const UNAVAILABLE = 'The database is temporarily unavailable; nothing was stored. Please retry.';
 /** Far beyond the grants' database time: only a grant that waited without bound is answered after it. */
 const HELD_AT_MOST_MS = 20_000;
-const onSqlite = !process.env.DATABASE_URL?.startsWith('mysql://');
 
 /**
  * On SQLite the service's transactions take turns on its one connection. A transaction run outside any
@@ -17,7 +17,7 @@ const onSqlite = !process.env.DATABASE_URL?.startsWith('mysql://');
  * (docs/interface.md#when-the-database-is-away-or-slow). Here the turn is held until the grant is
  * answered, so a grant that waited without bound would be answered only when it ends.
  */
-(onSqlite ? describe : describe.skip)('Token endpoint behind a transaction holding the SQLite file', () => {
+describeOn('sqlite', 'Token endpoint behind a transaction holding the SQLite file', () => {
   let testApp: TestApp;
   let client: TestClient;
   let user: TestUser;
