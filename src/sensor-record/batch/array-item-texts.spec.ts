@@ -1,6 +1,8 @@
-import { arrayItemTexts } from './array-item-texts.js';
+import { arrayItems } from './array-item-texts.js';
 
-describe(arrayItemTexts.name, () => {
+const arrayItemTexts = (json: string) => arrayItems(json).map((item) => item.text);
+
+describe(arrayItems.name, () => {
   it('cuts each item from the text as it was sent, without the whitespace between items', () => {
     const json = '[ {"a": 3.60, "b": [1, 2]} ,\n\t{"c":{"d":1e2}}\r\n ]';
 
@@ -22,6 +24,13 @@ describe(arrayItemTexts.name, () => {
     const items = [[[[]]], 'x,]', 12.5, null, true, {}, [], { deep: [[{ deeper: ['}'] }]] }];
 
     expect(arrayItemTexts(JSON.stringify(items, null, 2)).map((text) => JSON.parse(text) as unknown)).toEqual(items);
+  });
+
+  it('measures how deep each item nests, as the parsed item nests, whatever its strings hold', () => {
+    const items = [{}, [], 'x', 7, null, { a: [1, { b: '[[[{{' }] }, [[[[]]]], { c: '}]' }];
+    const json = JSON.stringify(items, null, 1);
+
+    expect(arrayItems(json).map((item) => item.depth)).toEqual([1, 1, 0, 0, 0, 3, 4, 1]);
   });
 
   it('answers no items for an empty array', () => {

@@ -5,9 +5,8 @@ import type { AppConfig } from '../../config/app-config.js';
 import { sensorRecordTypeHref } from '../../serialization/hal-links.js';
 import { isPlainObject } from '../validation/unwrap-member.js';
 import { foreignTypeLink, MAX_NESTING_DEPTH, readJsonBody, unknownTypeLinkMessage } from '../submission/json-submission.js';
-import { exceedsNesting } from '../submission/nesting-depth.js';
 import type { RawSubmission } from '../submission/submission.decorators.js';
-import { arrayItemTexts } from './array-item-texts.js';
+import { arrayItems } from './array-item-texts.js';
 
 /** Submissions one batch may hold: what a relay buffers in a few hours offline, and one transaction stores comfortably. */
 export const MAX_BATCH_SUBMISSIONS = 1000;
@@ -49,17 +48,18 @@ export class ParseSubmissionBatchPipe implements PipeTransform<RawSubmission, Su
     if (document.length > MAX_BATCH_SUBMISSIONS) {
       throw new ApiException(413, `The request body holds ${document.length} reports; at most ${MAX_BATCH_SUBMISSIONS} are taken at once.`);
     }
+    // readJsonBody has read the text as JSON, so it is there. Each report's depth is read from its text,
+    // where a member given twice counts with both its values.
+    const items = arrayItems(submission.text!);
+    if (items.length !== document.length) throw new Error(`${items.length} texts cut for ${document.length} reports`);
     document.forEach((submission: unknown, index) => {
-      if (exceedsNesting(submission, MAX_NESTING_DEPTH)) {
+      if (items[index]!.depth > MAX_NESTING_DEPTH) {
         throw new ApiException(422, `[${index}]: The report is nested deeper than ${MAX_NESTING_DEPTH} levels.`);
       }
       if (!isPlainObject(submission)) throw new ApiException(422, `[${index}]: The report must be a JSON object.`);
       const href = foreignTypeLink(submission, this.typeHref);
       if (href !== undefined) throw new ApiException(422, `[${index}]: ${unknownTypeLinkMessage(href, this.typeHref)}`);
     });
-    // readJsonBody has read the text as JSON, so it is there.
-    const texts = arrayItemTexts(submission.text!);
-    if (texts.length !== document.length) throw new Error(`${texts.length} texts cut for ${document.length} reports`);
-    return (document as Record<string, unknown>[]).map((report, index) => ({ report, text: texts[index]! }));
+    return (document as Record<string, unknown>[]).map((report, index) => ({ report, text: items[index]!.text }));
   }
 }
