@@ -155,8 +155,8 @@ function groupBySensor(records: ProjectedRecord[]): Map<string, ProjectedRecord[
     if (group) group.push(record);
     else groups.set(key, [record]);
   }
-  const ordered = [...groups.entries()].sort(
-    ([, [a]], [, [b]]) => a!.uid - b!.uid || Buffer.compare(Buffer.from(a!.devId), Buffer.from(b!.devId)),
-  );
-  return new Map(ordered);
+  // Each dev_id's bytes made once, not twice for every comparison of the sort.
+  const ordered = [...groups].map(([key, group]) => ({ key, group, uid: group[0]!.uid, devId: Buffer.from(group[0]!.devId) }));
+  ordered.sort((a, b) => a.uid - b.uid || Buffer.compare(a.devId, b.devId));
+  return new Map(ordered.map(({ key, group }) => [key, group]));
 }
