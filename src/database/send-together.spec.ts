@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
-import { sendTogether } from './send-together.js';
+import { sendThenRead, sendTogether } from './send-together.js';
 
 const FIRST = Object.freeze({ sql: 'INSERT INTO a (x) VALUES (?)', parameters: [1] });
 const SECOND = Object.freeze({ sql: 'UPDATE b SET y = ? WHERE id = ? AND y = 0', parameters: [2, 3] });
@@ -30,5 +30,18 @@ describe(sendTogether.name, () => {
     const { manager } = mysqlManager({ affectedRows: 1 });
 
     await expect(sendTogether(manager, [FIRST])).resolves.toEqual([1]);
+  });
+});
+
+describe(sendThenRead.name, () => {
+  const READ = Object.freeze({ sql: 'SELECT y FROM b WHERE id = ?', parameters: [3] });
+
+  it('sends the writes and the read to MySQL as one query, and answers the rows each write changed and the rows read', async () => {
+    const { manager, query } = mysqlManager([{ affectedRows: 1 }, { affectedRows: 0 }, [{ y: 2 }]]);
+
+    await expect(sendThenRead(manager, [FIRST, SECOND], READ)).resolves.toEqual({ changed: [1, 0], rows: [{ y: 2 }] });
+    expect(query.mock.calls).toEqual([
+      ['INSERT INTO a (x) VALUES (?);\nUPDATE b SET y = ? WHERE id = ? AND y = 0;\nSELECT y FROM b WHERE id = ?', [1, 2, 3, 3]],
+    ]);
   });
 });

@@ -29,6 +29,24 @@ export async function sendTogether(manager: EntityManager, statements: readonly 
 }
 
 /**
+ * Writes, then a read that sees them: how many rows each write changed, and the read's rows. On MySQL
+ * all in one round trip, as sendTogether's writes (a write that fails stops the rest, the read too);
+ * on SQLite one after another.
+ */
+export async function sendThenRead<R>(
+  manager: EntityManager,
+  writes: readonly Statement[],
+  read: Statement,
+): Promise<{ changed: number[]; rows: R[] }> {
+  if (manager.connection.options.type !== 'mysql') {
+    const changed = await sendTogether(manager, writes);
+    return { changed, rows: (await manager.query(read.sql, read.parameters)) as R[] };
+  }
+  const results = await queryTogether(manager, [...writes, read]);
+  return { changed: (results.slice(0, -1) as WriteResult[]).map((result) => result.affectedRows ?? 0), rows: results.at(-1) as R[] };
+}
+
+/**
  * Runs statements in order and answers each one's result as `manager.query` gives it (a SELECT's rows).
  * On MySQL they go in one round trip, as sendTogether's do; on SQLite one after another.
  */

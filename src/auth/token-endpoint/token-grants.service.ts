@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { sha256 } from '../../common/crypto/sha256.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ClientsService } from '../clients/clients.service.js';
-import { AccessTokensService, type TokenGrant } from '../tokens/access-tokens.service.js';
-import { RefreshTokensService } from '../tokens/refresh-tokens.service.js';
+import { AccessTokensService, newJti, type TokenGrant } from '../tokens/access-tokens.service.js';
+import { type PresentedRow, RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction, runStatements } from '../../database/run-in-transaction.js';
-import { sendTogether, type Statement } from '../../database/send-together.js';
+import { sendThenRead, sendTogether, type Statement } from '../../database/send-together.js';
 import { revokeFamily } from '../tokens/token-family.js';
 import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
@@ -21,14 +22,20 @@ import { checkRequestedScopes } from './requested-scope.js';
 import type { TokenRequest } from './token-request.js';
 import type { TokenResponse } from './token-response.js';
 
-type RefreshOutcome = { pair: TokenResponse } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
+/** A refresh grant's pair once stored and its token taken: what is left to sign and hand out. */
+interface TakenToken {
+  uid: number;
+  jti: string;
+  now: number;
+  refreshToken: string;
+}
 
-/** A new pair; `response` is what the client is handed, `records` the INSERTs that store it, the rest names the rows if it never is. */
+type RefreshOutcome = { taken: TakenToken } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
+
+/** A new pair; `response` is what the client is handed, `records` the INSERTs that store it. */
 interface IssuedPair {
   response: TokenResponse;
   records: [Statement, Statement];
-  jti: string;
-  refreshTokenHash: string;
 }
 
 /** The password and refresh_token grants of the token endpoint. */
@@ -109,30 +116,44 @@ export class TokenGrantsService {
   }
 
   /**
-   * Four statements in two round trips, each statement committed as it runs
-   * (docs/interface.md#refresh-tokens): read the token with its user; then, sent together, store the new
-   * pair and take the used token with a conditional UPDATE, the one arbiter between concurrent refreshes.
-   * Whatever fails before that UPDATE leaves the used token as it was (the new rows, whose secrets nobody
-   * was given, expire unused), so a retry works; the pair is handed out only once the UPDATE changed the row.
+   * Four statements in one round trip, each committed as it runs (docs/interface.md#refresh-tokens):
+   * store the new access token copied from the presented token's row while that token may be used, and
+   * the new refresh token copied from it; take the presented token with a conditional UPDATE, the one
+   * arbiter between concurrent refreshes, for this grant only if its pair was stored; read the token as
+   * it then is. Whatever fails before that UPDATE leaves the used token as it was (the new rows, whose
+   * secrets nobody was given, expire unused), so a retry works; the pair is handed out only once the
+   * UPDATE changed the row, and the access token is signed then, for the user the row names.
    */
   private async refreshGrant(request: TokenRequest, clientId: string): Promise<TokenResponse> {
-    const presented = request.required('refresh_token');
+    const tokenHash = sha256(request.required('refresh_token'));
+    // Before any write: a grant that cannot sign leaves the presented token as it was.
+    const key = this.accessTokens.signingKey();
     const outcome = await runStatements(this.dataSource, async (manager): Promise<RefreshOutcome> => {
-      const now = new Date(this.clock.now());
-      const stored = await this.refreshTokens.findWithUserStatus(manager, presented);
+      const presented = { tokenHash, clientId, at: new Date(this.clock.now()) };
+      const now = Math.floor(presented.at.getTime() / 1000);
+      const jti = newJti();
+      const refresh = this.refreshTokens.issueBesideAccess(manager, jti, now);
+      const writes = [
+        this.accessTokens.recordForRefresh(manager, jti, now, presented),
+        refresh.record,
+        this.refreshTokens.take(manager, presented, jti),
+      ];
+      const { changed, rows } = await sendThenRead<PresentedRow>(manager, writes, this.refreshTokens.read(presented));
+      const stored = rows[0] && this.refreshTokens.presented(manager, rows[0]);
+      if (changed[2] === 1 && stored) return { taken: { uid: stored.uid, jti, now, refreshToken: refresh.token } };
+      // Stored while the token could be used, but another refresh took it first: this pair is never handed out.
+      if (changed[0] === 1) await this.discardPair(manager, jti, refresh.tokenHash);
       if (!stored) return { error: 'unknown' };
       if (stored.clientId !== clientId) return { error: 'client' };
       if (stored.revoked) return { reuse: stored.familyId };
-      if (stored.expiresAt.getTime() <= now.getTime()) return { error: 'expired' };
-      if (!stored.userActive) return { error: 'user' };
-      const issued = await this.issuePair(manager, { uid: stored.uid, clientId, familyId: stored.familyId });
-      const [, , taken] = await sendTogether(manager, [...issued.records, this.refreshTokens.revoke(manager, stored.id, now)]);
-      if (taken === 1) return { pair: issued.response };
-      // Another refresh took the token first: this pair is never handed out, and the token came back used.
-      await this.discardPair(manager, issued);
-      return { reuse: stored.familyId };
+      if (stored.expiresAt.getTime() <= presented.at.getTime()) return { error: 'expired' };
+      // Not stored for the user's status, whatever it is by the time it was read.
+      return { error: 'user' };
     });
-    if ('pair' in outcome) return outcome.pair;
+    if ('taken' in outcome) {
+      const { uid, jti, now, refreshToken } = outcome.taken;
+      return this.pair(await this.accessTokens.sign({ uid, clientId }, jti, now, key), refreshToken);
+    }
     if ('reuse' in outcome) {
       // A used token came back: someone holds a copy, so nothing descended from its grant is trusted.
       await runInTransaction(this.dataSource, (manager) => revokeFamily(manager, outcome.reuse, new Date(this.clock.now())));
@@ -156,22 +177,16 @@ export class TokenGrantsService {
     const now = Math.floor(this.clock.now() / 1000);
     const access = await this.accessTokens.issue(manager, grant, now);
     const refresh = this.refreshTokens.issue(manager, grant, now);
-    return {
-      response: {
-        token_type: 'Bearer',
-        expires_in: this.config.tokens.accessTokenTtl,
-        access_token: access.token,
-        refresh_token: refresh.token,
-      },
-      records: [access.record, refresh.record],
-      jti: access.jti,
-      refreshTokenHash: refresh.tokenHash,
-    };
+    return { response: this.pair(access.token, refresh.token), records: [access.record, refresh.record] };
   }
 
-  private async discardPair(manager: EntityManager, pair: IssuedPair): Promise<void> {
-    await this.refreshTokens.discard(manager, pair.refreshTokenHash);
-    await this.accessTokens.discard(manager, pair.jti);
+  private pair(accessToken: string, refreshToken: string): TokenResponse {
+    return { token_type: 'Bearer', expires_in: this.config.tokens.accessTokenTtl, access_token: accessToken, refresh_token: refreshToken };
+  }
+
+  private async discardPair(manager: EntityManager, jti: string, refreshTokenHash: string): Promise<void> {
+    await this.refreshTokens.discard(manager, refreshTokenHash);
+    await this.accessTokens.discard(manager, jti);
   }
 }
 

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toColumnValue } from '../../database/plain-sql.js';
 import type { Statement } from '../../database/send-together.js';
 import { AccessTokenEntity } from './access-token.entity.js';
+import { RefreshTokenEntity } from './refresh-token.entity.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import { signRs256Jwt } from './rs256-jwt.js';
 import type { Refused } from './token-refusal.js';
@@ -26,6 +27,20 @@ export interface IssuedAccessToken {
   record: Statement;
 }
 
+/** A refresh token as presented to a grant: its digest, the client presenting it, and when. */
+export interface PresentedToken {
+  tokenHash: string;
+  clientId: string;
+  at: Date;
+}
+
+/** A new access token's id (its `jti` claim and its row's key). */
+export function newJti(): string {
+  return randomBytes(32).toString('hex');
+}
+
+type SigningKey = ReturnType<SigningKeysService['signingKey']>;
+
 export interface TokenGrant {
   uid: number;
   clientId: string;
@@ -39,6 +54,9 @@ const REQUIRED_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'nbf', 'exp', 'scope
 
 // Plain SQL: part of a grant's few statements (docs/interface.md#refresh-tokens).
 const INSERT = `INSERT INTO oauth_access_tokens (jti, family_id, client_id, uid, expires_at, revoked, created) VALUES (?, ?, ?, ?, ?, 0, ?)`;
+const INSERT_FOR_REFRESH = `INSERT INTO oauth_access_tokens (jti, family_id, client_id, uid, expires_at, revoked, created)
+  SELECT ?, t.family_id, t.client_id, t.uid, ?, 0, ? FROM oauth_refresh_tokens t JOIN users u ON u.uid = t.uid
+  WHERE t.token_hash = ? AND t.client_id = ? AND t.revoked = 0 AND t.expires_at > ? AND u.status = 1`;
 const DISCARD = 'DELETE FROM oauth_access_tokens WHERE jti = ?';
 
 const EXPIRED: Refused = Object.freeze({ refused: 'expired' });
@@ -53,10 +71,30 @@ export class AccessTokensService {
 
   /** Signs an access token, with the statement that records it so that its family can revoke it. */
   async issue(manager: EntityManager, grant: TokenGrant, now: number): Promise<IssuedAccessToken> {
-    const jti = randomBytes(32).toString('hex');
-    const expiresAt = now + this.config.tokens.accessTokenTtl;
-    const key = this.keys.signingKey();
-    const token = await signRs256Jwt(
+    const jti = newJti();
+    const token = await this.sign(grant, jti, now);
+    const parameters = [jti, grant.familyId, grant.clientId, grant.uid, ...this.times(manager, now)];
+    return { token, jti, record: { sql: INSERT, parameters } };
+  }
+
+  /**
+   * The statement that records the access token `jti` of a refresh grant, for the user, client and
+   * family of the refresh token presented, and only while that token may be used: this client's, not
+   * used, not expired, its user active (docs/interface.md#refresh-tokens). It changes no row otherwise.
+   */
+  recordForRefresh(manager: EntityManager, jti: string, now: number, presented: PresentedToken): Statement {
+    const at = toColumnValue(manager, RefreshTokenEntity, 'expiresAt', presented.at);
+    return { sql: INSERT_FOR_REFRESH, parameters: [jti, ...this.times(manager, now), presented.tokenHash, presented.clientId, at] };
+  }
+
+  /** The key that signs now; a refresh grant takes it before its writes, so that one that cannot sign changes nothing. */
+  signingKey(): SigningKey {
+    return this.keys.signingKey();
+  }
+
+  /** An RS256 JWT for the grant's user and client, `now` in whole seconds. */
+  sign(grant: Pick<TokenGrant, 'uid' | 'clientId'>, jti: string, now: number, key = this.keys.signingKey()): Promise<string> {
+    return signRs256Jwt(
       {
         scope: TOKEN_SCOPE,
         iss: this.config.baseUrl,
@@ -65,20 +103,19 @@ export class AccessTokensService {
         jti,
         iat: now,
         nbf: now,
-        exp: expiresAt,
+        exp: now + this.config.tokens.accessTokenTtl,
       },
       key.kid,
       key.privateKey,
     );
-    const parameters = [
-      jti,
-      grant.familyId,
-      grant.clientId,
-      grant.uid,
-      toColumnValue(manager, AccessTokenEntity, 'expiresAt', new Date(expiresAt * 1000)),
+  }
+
+  /** A token's `expires_at` and `created` as their columns store them. */
+  private times(manager: EntityManager, now: number): [expiresAt: unknown, created: unknown] {
+    return [
+      toColumnValue(manager, AccessTokenEntity, 'expiresAt', new Date((now + this.config.tokens.accessTokenTtl) * 1000)),
       toColumnValue(manager, AccessTokenEntity, 'created', new Date(now * 1000)),
     ];
-    return { token, jti, record: { sql: INSERT, parameters } };
   }
 
   /** Removes the record of a token that was never handed out. */

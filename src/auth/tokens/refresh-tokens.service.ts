@@ -5,12 +5,11 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { sha256 } from '../../common/crypto/sha256.js';
 import { fromColumnValue, toColumnValue } from '../../database/plain-sql.js';
 import type { Statement } from '../../database/send-together.js';
-import type { TokenGrant } from './access-tokens.service.js';
+import type { PresentedToken, TokenGrant } from './access-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
-/** A stored refresh token as a refresh grant needs it, with whether its user is active. */
+/** A presented refresh token as it is stored, with whether its user is active. */
 export interface PresentedRefreshToken {
-  id: number;
   familyId: string;
   clientId: string;
   uid: number;
@@ -26,8 +25,7 @@ export interface IssuedRefreshToken {
   record: Statement;
 }
 
-interface PresentedRow {
-  id: number | string;
+export interface PresentedRow {
   family_id: string;
   client_id: string;
   uid: number | string;
@@ -37,11 +35,14 @@ interface PresentedRow {
 }
 
 // Plain SQL: a refresh grant is these statements and nothing else (docs/interface.md#refresh-tokens).
-const FIND_WITH_USER_STATUS = `SELECT t.id, t.family_id, t.client_id, t.uid, t.expires_at, t.revoked, u.status AS user_status
-  FROM oauth_refresh_tokens t LEFT JOIN users u ON u.uid = t.uid WHERE t.token_hash = ?`;
 const INSERT = `INSERT INTO oauth_refresh_tokens (token_hash, family_id, client_id, uid, expires_at, revoked, revoked_at, created)
   VALUES (?, ?, ?, ?, ?, 0, NULL, ?)`;
-const REVOKE = 'UPDATE oauth_refresh_tokens SET revoked = 1, revoked_at = ? WHERE id = ? AND revoked = 0';
+const INSERT_BESIDE_ACCESS = `INSERT INTO oauth_refresh_tokens (token_hash, family_id, client_id, uid, expires_at, revoked, revoked_at, created)
+  SELECT ?, family_id, client_id, uid, ?, 0, NULL, ? FROM oauth_access_tokens WHERE jti = ?`;
+const TAKE = `UPDATE oauth_refresh_tokens SET revoked = 1, revoked_at = ?
+  WHERE token_hash = ? AND revoked = 0 AND EXISTS (SELECT 1 FROM oauth_access_tokens WHERE jti = ?)`;
+const READ_WITH_USER_STATUS = `SELECT t.family_id, t.client_id, t.uid, t.expires_at, t.revoked, u.status AS user_status
+  FROM oauth_refresh_tokens t LEFT JOIN users u ON u.uid = t.uid WHERE t.token_hash = ?`;
 const DISCARD = 'DELETE FROM oauth_refresh_tokens WHERE token_hash = ?';
 
 /** Opaque refresh tokens: 48 random bytes handed out once, kept only as their SHA-256 digest. */
@@ -51,26 +52,40 @@ export class RefreshTokensService {
 
   /** A new refresh token, with the statement that stores it. */
   issue(manager: EntityManager, grant: TokenGrant, now: number): IssuedRefreshToken {
-    const token = randomBytes(48).toString('base64url');
-    const tokenHash = sha256(token);
-    const expiresAt = new Date((now + this.config.tokens.refreshTokenTtl) * 1000);
-    const parameters = [
+    const { token, tokenHash } = newRefreshToken();
+    return {
+      token,
       tokenHash,
-      grant.familyId,
-      grant.clientId,
-      grant.uid,
-      toColumnValue(manager, RefreshTokenEntity, 'expiresAt', expiresAt),
-      toColumnValue(manager, RefreshTokenEntity, 'created', new Date(now * 1000)),
-    ];
-    return { token, tokenHash, record: { sql: INSERT, parameters } };
+      record: { sql: INSERT, parameters: [tokenHash, grant.familyId, grant.clientId, grant.uid, ...this.times(manager, now)] },
+    };
   }
 
-  /** The stored token and whether its user is active, in one statement (a refresh needs both). */
-  async findWithUserStatus(manager: EntityManager, token: string): Promise<PresentedRefreshToken | null> {
-    const [row] = (await manager.query(FIND_WITH_USER_STATUS, [sha256(token)])) as PresentedRow[];
-    if (!row) return null;
+  /**
+   * A refresh grant's new refresh token, with the statement that stores it for the user, client and
+   * family of the access token `jti`, and only if that access token was stored.
+   */
+  issueBesideAccess(manager: EntityManager, jti: string, now: number): IssuedRefreshToken {
+    const { token, tokenHash } = newRefreshToken();
+    return { token, tokenHash, record: { sql: INSERT_BESIDE_ACCESS, parameters: [tokenHash, ...this.times(manager, now), jti] } };
+  }
+
+  /**
+   * The statement that marks the presented token used, only for the grant whose access token `jti` was
+   * stored beside it. This conditional update is the arbiter between concurrent refreshes with the same
+   * token: only the one whose update changed the row may hand out its new pair.
+   */
+  take(manager: EntityManager, presented: PresentedToken, jti: string): Statement {
+    const revokedAt = toColumnValue(manager, RefreshTokenEntity, 'revokedAt', presented.at);
+    return { sql: TAKE, parameters: [revokedAt, presented.tokenHash, jti] };
+  }
+
+  /** The statement that reads the presented token as stored, with its user's status; `presented` reads its row. */
+  read(presented: PresentedToken): Statement {
+    return { sql: READ_WITH_USER_STATUS, parameters: [presented.tokenHash] };
+  }
+
+  presented(manager: EntityManager, row: PresentedRow): PresentedRefreshToken {
     return {
-      id: Number(row.id),
       familyId: row.family_id,
       clientId: row.client_id,
       uid: Number(row.uid),
@@ -80,16 +95,21 @@ export class RefreshTokensService {
     };
   }
 
-  /**
-   * The statement that marks the token used. This conditional update is the arbiter between concurrent
-   * refreshes with the same token: only the one whose update changed the row may hand out a new pair.
-   */
-  revoke(manager: EntityManager, id: number, now: Date): Statement {
-    return { sql: REVOKE, parameters: [toColumnValue(manager, RefreshTokenEntity, 'revokedAt', now), id] };
-  }
-
   /** Removes a token that was stored but never handed out. */
   async discard(manager: EntityManager, tokenHash: string): Promise<void> {
     await manager.query(DISCARD, [tokenHash]);
   }
+
+  /** A token's `expires_at` and `created` as their columns store them. */
+  private times(manager: EntityManager, now: number): [expiresAt: unknown, created: unknown] {
+    return [
+      toColumnValue(manager, RefreshTokenEntity, 'expiresAt', new Date((now + this.config.tokens.refreshTokenTtl) * 1000)),
+      toColumnValue(manager, RefreshTokenEntity, 'created', new Date(now * 1000)),
+    ];
+  }
+}
+
+function newRefreshToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(48).toString('base64url');
+  return { token, tokenHash: sha256(token) };
 }
