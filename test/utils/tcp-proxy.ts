@@ -20,6 +20,8 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly pipes = new Set<Pipe>();
+  /** Each relayed connection's server side, with its application side, until the server side closes. */
+  private readonly upstreams = new Map<Socket, Socket>();
   private port = 0;
   private stalled = false;
   private holdAfter?: Buffer;
@@ -90,6 +92,17 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * Relayed connections the application has closed whose server side is still open: during a stall the
+   * server still runs their sessions (a transaction and its locks included), and after it, until the
+   * server has answered what was held back for them and closed them.
+   */
+  abandoned(): number {
+    let count = 0;
+    for (const client of this.upstreams.values()) if (client.destroyed) count++;
+    return count;
+  }
+
   async stop(): Promise<void> {
     this.resume();
     await this.cut();
@@ -102,6 +115,8 @@ export class TcpProxy {
       { from: upstream, to: client, held: [], ended: false, holding: false },
     ] as Pipe[];
     const pipes = [request!, answer!];
+    this.upstreams.set(upstream, client);
+    upstream.once('close', () => this.upstreams.delete(upstream));
     for (const pipe of pipes) {
       this.pipes.add(pipe);
       pipe.from.on('data', (chunk: Buffer) => {
