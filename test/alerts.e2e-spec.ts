@@ -266,6 +266,49 @@ describe('Alerts', () => {
     await settled();
   });
 
+  it('sends battery_low from one batch as from its reports one by one: each sensor in record order, for each alert, from the rows before it', async () => {
+    const [high, low] = [
+      await createWebhookAlert(owner.username, 'battery_low', '--battery-below', '3.3'),
+      await createWebhookAlert(owner.username, 'battery_low', '--battery-below', '3.0'),
+    ];
+    // Fired already for the 3.3 V alert when the batch comes.
+    await send(owner, { dev_id: 'bait-4', time: deviceTime(0), voltage: 3.1 });
+    const reports = [
+      ...[2.9, 3.5, 3.6, 3.2, 3.35, 3.5, 3.2].map((voltage, index) => ({ dev_id: 'bait-4', time: deviceTime(index + 1), voltage })),
+      ...[3.25, 3.1, 3.45, 3.2].map((voltage, index) => ({ dev_id: 'bait-5', time: deviceTime(index + 1), voltage })),
+    ];
+    await submitBatch(
+      testApp.app,
+      reports.map((report) => reportBody({ timeout: 3600, ...report })),
+      { token: owner.accessToken },
+    ).expect(201);
+    // The batch left the 3.0 V alert armed for bait-4 (3.5 V after 2.9 V), the 3.3 V one fired (3.2 V last).
+    await send(owner, { dev_id: 'bait-4', time: deviceTime(8), voltage: 2.95 });
+
+    const raised = (await testApp.dataSource.query(
+      "SELECT alert_id, text FROM alert_notifications WHERE event = 'battery_low' ORDER BY id",
+    )) as Array<{ alert_id: number; text: string }>;
+    expect(raised.map((row) => [Number(row.alert_id), row.text])).toEqual([
+      [high, `Sensor bait-4 battery low: 3.1 V, below 3.3 V (at ${siteTime(0)})`],
+      [low, `Sensor bait-4 battery low: 2.9 V, below 3 V (at ${siteTime(1)})`],
+      [high, `Sensor bait-4 battery low: 3.2 V, below 3.3 V (at ${siteTime(4)})`],
+      [high, `Sensor bait-4 battery low: 3.2 V, below 3.3 V (at ${siteTime(7)})`],
+      [high, `Sensor bait-5 battery low: 3.25 V, below 3.3 V (at ${siteTime(1)})`],
+      [high, `Sensor bait-5 battery low: 3.2 V, below 3.3 V (at ${siteTime(4)})`],
+      [low, `Sensor bait-4 battery low: 2.95 V, below 3 V (at ${siteTime(8)})`],
+    ]);
+    const rows = (await testApp.dataSource.query('SELECT alert_id, dev_id FROM alert_battery_lows ORDER BY alert_id, dev_id')) as Array<{
+      alert_id: number;
+      dev_id: string;
+    }>;
+    expect(rows.map((row) => [Number(row.alert_id), row.dev_id])).toEqual([
+      [high, 'bait-4'],
+      [high, 'bait-5'],
+      [low, 'bait-4'],
+    ]);
+    await settled();
+  });
+
   it('sends bait_low once per crossing below its level, armed again by a level at or above it; a new alert is armed at once', async () => {
     const first = await createWebhookAlert(owner.username, 'bait_low', '--bait-below', '20');
     for (const [minute, level] of [

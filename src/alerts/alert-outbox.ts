@@ -8,13 +8,13 @@ import type { SensorEntity } from '../sensor/sensor.entity.js';
 import { orderTimeSql } from '../sensor/projection/record-order.js';
 import { overdueCutoff } from '../sensor/sensor-state.js';
 import { EntityInsert } from '../database/entity-insert.js';
-import { rowsChanged, selectEntities, toColumnValue } from '../database/plain-sql.js';
+import { selectEntities, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
 import { toSensorView } from '../sensor/sensor.view.js';
-import { type AlertEvent, BATTERY_REARM_VOLTS, type NotificationEvent, type Recipient } from './alert-events.js';
-import { AlertBatteryLowEntity } from './alert-battery-low.entity.js';
+import { type AlertEvent, type NotificationEvent, type Recipient } from './alert-events.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { AlertEntity } from './alert.entity.js';
+import { firedBatteryLows } from './battery-crossings.js';
 import { type NotificationQueue, NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
 import { hearsBatteryLow, type KnownAlertFacts, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
@@ -79,12 +79,13 @@ export class AlertOutbox implements SensorTransitionSink {
     if (alerts.length === 0) return false;
     // When these records arrived, as each record's `created` says it (whole seconds).
     const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
+    const batteryLows = await this.batteryLows(manager, alerts, transitions);
     const notifications: NewNotification[] = [];
     for (const transition of transitions) {
       const { sensor } = transition;
       for (const alert of alerts) {
         if (!hearsSensor(alert, sensor)) continue;
-        const event = await this.eventFor(manager, alert, transition);
+        const event = await this.eventFor(manager, alert, transition, batteryLows);
         if (!event || !alert.events.includes(event)) continue;
         // The episode's start: a repeated Sprung does not restart it.
         const sprungAt = episodes.get(transition)?.sprungAt ?? transition.sprungAt;
@@ -175,13 +176,35 @@ export class AlertOutbox implements SensorTransitionSink {
     );
   }
 
+  /**
+   * The battery transitions, for each alert hearing battery_low of their sensor, that fire it: all of the
+   * transaction's at once (battery-crossings.ts), in the order the transitions come, each sensor's in
+   * record order.
+   */
+  private async batteryLows(manager: EntityManager, alerts: AlertEntity[], transitions: SensorTransition[]) {
+    const checks: Array<{ alert: AlertEntity; transition: SensorTransition }> = [];
+    for (const transition of transitions) {
+      if (transition.kind !== 'battery') continue;
+      for (const alert of alerts) if (hearsBatteryLow(alert) && hearsSensor(alert, transition.sensor)) checks.push({ alert, transition });
+    }
+    const fired = new Map<SensorTransition, Set<AlertEntity>>();
+    for (const { alert, transition } of await firedBatteryLows(manager, checks))
+      fired.set(transition, (fired.get(transition) ?? new Set()).add(alert));
+    return (alert: AlertEntity, transition: SensorTransition) => fired.get(transition)?.has(alert) ?? false;
+  }
+
   /** The event a transition is for this alert; battery_low fires once per crossing and is armed again above threshold + 0.1 V. */
-  private async eventFor(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
+  private async eventFor(
+    manager: EntityManager,
+    alert: AlertEntity,
+    transition: SensorTransition,
+    batteryLow: (alert: AlertEntity, transition: SensorTransition) => boolean,
+  ): Promise<AlertEvent | null> {
     switch (transition.kind) {
       case 'bait':
         return alert.baitBelow !== null ? this.baitCrossing(manager, alert, transition) : null;
       case 'battery':
-        return hearsBatteryLow(alert) ? this.batteryCrossing(manager, alert, transition) : null;
+        return batteryLow(alert, transition) ? 'battery_low' : null;
       default:
         return EVENT_OF[transition.kind];
     }
@@ -220,29 +243,5 @@ export class AlertOutbox implements SensorTransitionSink {
       Number(previous.fieldData) >= level ||
       previous.created.getTime() < alert.created.getTime();
     return armed ? 'bait_low' : null;
-  }
-
-  private async batteryCrossing(manager: EntityManager, alert: AlertEntity, transition: SensorTransition): Promise<AlertEvent | null> {
-    const threshold = Number(alert.batteryBelow);
-    const lows = manager.getRepository(AlertBatteryLowEntity);
-    const key = { alertId: alert.id, uid: transition.sensor.uid, devId: transition.sensor.devId };
-    const rearmAbove = threshold + BATTERY_REARM_VOLTS;
-    if (transition.value! > rearmAbove) {
-      // The crossing row can be there only if the voltage before this report was at or below the re-arm
-      // level: a report above it deleted the row, and one with none (a sensor's first voltage) finds none,
-      // as the row is written only with a voltage that the sensor's row keeps from then on. `previous` was
-      // read under the sensor row's lock (on Galera, two first reports both write that row: one is retried).
-      if (transition.previous != null && transition.previous <= rearmAbove) await lows.delete(key);
-      return null;
-    }
-    if (transition.value! >= threshold) return null;
-    // One statement, so that two transactions crossing at once cannot both insert (nor one fail on the other's row).
-    const insertIgnore = manager.connection.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-    const fired = await rowsChanged(manager, `${insertIgnore} INTO alert_battery_lows (alert_id, uid, dev_id) VALUES (?, ?, ?)`, [
-      key.alertId,
-      key.uid,
-      key.devId,
-    ]);
-    return fired === 1 ? 'battery_low' : null;
   }
 }
