@@ -4,17 +4,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConnection } from 'mysql2/promise';
+import { type Connection, createConnection } from 'mysql2/promise';
 
 /** Where the test run's key pair was written; globalTeardown removes it. */
 const TEST_KEY_DIRECTORY = Symbol.for('sensor-records.test-key-directory');
+/** The connection holding the run's claim on its MySQL test databases; globalTeardown closes it. */
+const TEST_DATABASE_CLAIM = Symbol.for('sensor-records.test-database-claim');
 
 /**
  * Runs once before all suites. Gives every suite one signing key pair (generating 2048-bit keys per
  * suite would dominate the run time), builds dist/ when it is missing or older than src/ (some
  * suites run the built service and command line as real processes; this is the run's one build) and,
  * for a MySQL run, creates the test database of each worker — after refusing any database whose name
- * does not say it is for tests.
+ * does not say it is for tests, or that another run on the same server is using.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   process.env.NODE_ENV = 'test';
@@ -33,6 +35,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   if (databaseUrl?.startsWith('mysql://')) {
     const urls = workerDatabaseUrls(databaseUrl, globalConfig.maxWorkers);
     for (const url of urls) await createMysqlTestDatabase(url);
+    (globalThis as Record<symbol, unknown>)[TEST_DATABASE_CLAIM] = await claimTestDatabases(urls);
     // Read by each test file's environment (environment.ts), in the worker's process.
     process.env.WORKER_DATABASE_URLS = urls.join(' ');
   }
@@ -64,5 +67,33 @@ async function createMysqlTestDatabase(databaseUrl: string): Promise<void> {
     await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   } finally {
     await connection.end();
+  }
+}
+
+/**
+ * Takes a named lock on the server for each worker's database, held by one connection until the run
+ * ends (globalTeardown closes it; a killed run's connection closes with it). Each file empties the
+ * tables of its database, so a second run on the same database would delete the first one's rows under
+ * it and fail it in ways that look like the service's fault (a 201 whose row is gone): refused here.
+ */
+async function claimTestDatabases(databaseUrls: string[]): Promise<Connection> {
+  const connection = await createConnection({ uri: databaseUrls[0]!, connectTimeout: 5000 });
+  try {
+    for (const databaseUrl of databaseUrls) {
+      const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+      const [[row]] = (await connection.query('SELECT GET_LOCK(?, 0) AS taken', [`sensor-records-test:${name}`.slice(0, 64)])) as [
+        Array<{ taken: number | null }>,
+        unknown,
+      ];
+      if (row?.taken !== 1) {
+        throw new Error(
+          `Another test run is using the database "${name}" on this server; give this run its own with DATABASE_URL=mysql://…/<name containing "test">.`,
+        );
+      }
+    }
+    return connection;
+  } catch (error) {
+    await connection.end();
+    throw error;
   }
 }
