@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { childEnvironment, PROJECT_ROOT, run, ServiceProcess } from './utils/built-process.js';
@@ -14,6 +14,27 @@ function shellBlock(document: string, marker: string): string {
 
 const firstSessionScript = () => shellBlock('README.md', 'client:create --label');
 const feedLoopScript = () => shellBlock('docs/read-side.md', 'records.ndjson');
+
+/**
+ * The README's indented block under "## Alerts": its `alert:create` lines, each joined across its `\\`,
+ * and the settings its comments say to put in .env (`#   NAME=value`).
+ */
+function alertsBlock(): { commands: string[]; settings: string[] } {
+  const text = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const start = text.indexOf('\n## Alerts\n');
+  const lines = text
+    .slice(start, text.indexOf('\n## ', start + 1))
+    .split('\n')
+    .filter((line) => line.startsWith('    '))
+    .join('\n')
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((line) => line.trim());
+  const commands = lines.filter((line) => line.includes('alert:create'));
+  if (commands.length === 0) throw new Error('README.md has no alert:create line under "## Alerts"');
+  const settings = lines.filter((line) => /^#\s+[A-Z_]+=/.test(line)).map((line) => line.replace(/^#\s+/, ''));
+  return { commands, settings };
+}
 
 /** A port nothing listens on now: the script reads the service's PORT from .env, as a reader's does. */
 const freePort = () =>
@@ -67,6 +88,19 @@ describe("README's first session", () => {
       { uid: 1, status: 'blocked' },
       { uid: 1, status: 'active', failed_logins_forgotten: 0 },
     ]);
+
+    // The Alerts section's lines pasted after the session, its email settings in .env as it says, with
+    // `npm run cli` as the project has it.
+    const { commands: alerts, settings } = alertsBlock();
+    appendFileSync(join(built.directory, '.env'), `${settings.join('\n')}\n`);
+    writeFileSync(join(built.directory, 'package.json'), '{"type":"module","scripts":{"cli":"node dist/cli.js"}}');
+    const created = await run('bash', ['-c', `set -e\n${alerts.join('\n')}`], { cwd: built.directory, env: childEnvironment() });
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const answers = created.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answers.map((answer) => answer.alert_id)).toEqual(alerts.map((_, index) => index + 1));
   }, 120_000);
 
   it("then docs/read-side.md's feed loop copies the record and keeps where to go on", async () => {
