@@ -359,6 +359,25 @@ describe('Alerts', () => {
     expect(await notifications(testApp.dataSource)).toHaveLength(2);
   });
 
+  it('raises back for a report dated before the last that arrives after silent, and silent again at the next silence', async () => {
+    await createWebhookAlert(owner.username, 'silent,back');
+    await send(owner, { dev_id: 'trap-8', time: deviceTime(60), timeout: 600 });
+    clock.advance((600 + 900 + 1) * 1000);
+    await until(() => receiver.received.length >= 1);
+
+    // A device time an hour before the last record's: silence is measured by arrival, so this ends it.
+    owner.accessToken = (await obtainTokens(testApp.app, owner.client, owner.user)).access_token;
+    await send(owner, { dev_id: 'trap-8', time: deviceTime(0), timeout: 600 });
+    await until(() => receiver.received.length >= 2);
+    expect(receiver.events()).toEqual(['silent trap-8', 'back trap-8']);
+    expect(receiver.received[1]!.json).toMatchObject({ sensor: { dev_id: 'trap-8', state: 'ok' } });
+
+    clock.advance((600 + 900 + 1) * 1000);
+    await until(() => receiver.received.length >= 3);
+    expect(receiver.events()).toEqual(['silent trap-8', 'back trap-8', 'silent trap-8']);
+    expect(await notifications(testApp.dataSource)).toHaveLength(3);
+  });
+
   it('keeps the 24-hour clock of a sprung trap: reminder, escalation to the second recipient, deadline; episodes kept', async () => {
     const escalation = new WebhookReceiver();
     await escalation.start();

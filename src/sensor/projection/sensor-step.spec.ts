@@ -137,7 +137,7 @@ describe(applyRecord.name, () => {
     expect(oneSecondMore.sensor.lastDeviceTime).toEqual(received);
   });
 
-  it('raises for a late record neither back, tilted nor bait, which follow the last record, nor a trap or voltage a later report said', () => {
+  it('raises for a late record neither tilted nor bait, which follow the last record, nor a trap or voltage a later report said', () => {
     const silent = {
       ...apply(record({ fieldDate: at('2026-01-01T05:00:00Z'), fieldEvent: 'Set', fieldStatus: 'Set', fieldBatteryVoltage: '3.6' })).sensor,
       silentSince: at('2026-01-02T00:00:00Z'),
@@ -155,8 +155,25 @@ describe(applyRecord.name, () => {
       }),
     );
 
-    expect(late.transitions).toEqual([]);
-    expect(late.sensor).toMatchObject({ reportCount: 2, sprung: false, lastBatteryVoltage: '3.6', silentSince: silent.silentSince });
+    expect(late.transitions.map(({ kind }) => kind)).toEqual(['back']);
+    expect(late.sensor).toMatchObject({ reportCount: 2, sprung: false, lastBatteryVoltage: '3.6', silentSince: null });
+  });
+
+  it('raises back for a record that arrives after silent whatever its device time, and ends the silence as the state does', () => {
+    const heard = apply(record({ fieldDate: at('2026-01-01T12:00:00Z'), created: at('2026-01-01T12:00:00Z'), fieldTimeout: 5 })).sensor;
+    const silent = { ...heard, silentSince: at('2026-01-01T12:00:10Z') };
+
+    const late = record({ fieldDate: at('2026-01-01T11:00:00Z'), created: at('2026-01-01T12:00:11Z'), fieldTimeout: 5 });
+
+    const hourOld = applyRecord(silent, late);
+
+    expect(hourOld.transitions).toEqual([expect.objectContaining({ kind: 'back', nid: late.nid })]);
+    expect(hourOld.sensor).toMatchObject({
+      silentSince: null,
+      lastReceived: at('2026-01-01T12:00:11Z'),
+      heartbeatDue: at('2026-01-01T12:00:16Z'),
+      lastNid: silent.lastNid,
+    });
   });
 
   it('springs the trap for a Sprung after its latest Sprung or Set though a heartbeat dated later came first, and says so', () => {

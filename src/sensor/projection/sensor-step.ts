@@ -105,8 +105,9 @@ export function applyRecord(
     sensor.lastCounter = record.fieldCounter;
     sensor.lastTiltSensor = record.fieldTiltSensor;
     sensor.heartbeatPeriod = record.fieldTimeout;
-    sensor.silentSince = null;
   }
+  // Silence is measured by arrival, so any record ends it, a late one too, as the state shows.
+  sensor.silentSince = null;
   sensor.heartbeatDue = sensor.heartbeatPeriod > 0 ? new Date(sensor.lastReceived.getTime() + sensor.heartbeatPeriod * 1000) : null;
   // The last known voltage: of the latest record that carried one.
   const batteryKnown = sensor.lastBatteryTime !== null && sensor.lastBatteryNid !== null;
@@ -162,7 +163,8 @@ function copyOf(sensor: SensorEntity): SensorEntity {
 /**
  * What the record changed. The trap and the battery voltage are each kept by their own latest record,
  * so a record late to the last one still changes them when it is the latest to say so, and raises it;
- * `back`, `tilted` and `bait` follow the last record, which a late one is not.
+ * `back` follows arrival, as the silence it ends does; `tilted` and `bait` follow the last record,
+ * which a late one is not.
  */
 function transitions(
   before: SensorEntity | null,
@@ -177,7 +179,7 @@ function transitions(
   const wasSprung = Boolean(before?.sprung);
   if (!wasSprung && after.sprung) raise('sprung');
   if (wasSprung && !after.sprung) raise('reset', { sprungAt: before!.trapStatusTime });
-  if (later && before?.silentSince) raise('back');
+  if (before?.silentSince) raise('back');
   if (later && isTilted(after.lastTiltSensor) && !isTilted(before?.lastTiltSensor)) raise('tilted');
   if (record.fieldBatteryVoltage !== null && after.lastBatteryNid === record.nid) {
     const previous = before?.lastBatteryVoltage ?? null;
