@@ -222,6 +222,20 @@ describe('POST /api-sensor/iot/sensor-records: a batch of reports', () => {
       });
     });
 
+    it('answers a report whose _links is not HAL-shaped 422, naming the report and what it gave', async () => {
+      const response = await submitBatch(testApp.app, [submissionStub.minimal, { ...submissionStub.minimal, _links: 'x' }], {
+        token: caller.accessToken,
+      });
+
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual({
+        message:
+          '[1]: Type "x" does not correspond to an entity on this site.' +
+          ' The sensor_report type here is http://localhost:3000/rest/type/node/sensor_report (BASE_URL sets its address).',
+      });
+      expect(await rowCount()).toBe(0);
+    });
+
     it('answers a report nested deeper than one report may be 422, naming the report', async () => {
       let deep: unknown = 'bottom';
       for (let level = 0; level < 16; level++) deep = [deep];

@@ -188,6 +188,23 @@ describe('POST /api-sensor/iot/sensor-record (reading the body)', () => {
       );
     });
 
+    it.each([
+      ['_links as text', 'x', '"x"'],
+      ['_links as null', null, 'null'],
+      ['a list for the type', { type: [{ href: 1 }] }, '[{"href":1}]'],
+      ['a type without href', { type: {} }, '{}'],
+    ])('answers 422 to %s, naming it as JSON', async (_case, links, named) => {
+      await expectAnswer(
+        422,
+        `Type ${named} does not correspond to an entity on this site. The sensor_report type here is ${typeHref} (BASE_URL sets its address).`,
+        { ...submissionFrom(submissionStub.minimal), _links: links },
+      );
+    });
+
+    it('accepts _links without a type link', async () => {
+      await submit(testApp.app, { ...submissionFrom(submissionStub.minimal), _links: {} }, { token }).expect(201);
+    });
+
     it('checks the link before validating the members', async () => {
       await expectAnswer(
         422,

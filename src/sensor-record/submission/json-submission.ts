@@ -59,12 +59,19 @@ export function readJsonObject(
   return document;
 }
 
-/** The submission's `_links.type.href` as the 422 shows it, when it is present and names another type than `typeHref`. */
+/**
+ * The submission's type link as the 422 shows it, when `_links` is present and does not link to
+ * `typeHref`: another `_links.type.href`, or `_links` or its `type` not shaped as HAL's, as JSON.
+ */
 export function foreignTypeLink(submission: Record<string, unknown>, typeHref: string): string | undefined {
   const links = submission._links;
-  const type = isPlainObject(links) ? links.type : undefined;
+  if (links === undefined) return undefined;
+  if (!isPlainObject(links)) return JSON.stringify(links);
+  const type = links.type;
+  if (type === undefined) return undefined;
   const href = isPlainObject(type) ? type.href : undefined;
-  if (href === undefined || href === typeHref) return undefined;
+  if (href === typeHref) return undefined;
+  if (href === undefined) return JSON.stringify(type);
   return typeof href === 'string' ? href : JSON.stringify(href);
 }
 
