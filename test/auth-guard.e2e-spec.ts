@@ -80,6 +80,10 @@ describe('Bearer guard', () => {
     await get(`${scheme} ${accessToken}`).expect(200);
   });
 
+  it('reads the token after several spaces and before trailing ones (RFC 6750 §2.1: "Bearer" 1*SP b64token)', async () => {
+    await get(`bearer    ${accessToken}   `).expect(200);
+  });
+
   it('accepts a token re-signed with unchanged claims (the control for the cases below)', async () => {
     await get(`Bearer ${await resign(accessToken, (claims) => claims)}`).expect(200);
   });

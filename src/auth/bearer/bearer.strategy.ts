@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
+import { bearerAuthorization } from './bearer-authorization.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import { isRefused, TOKEN_REFUSAL_DESCRIPTIONS } from '../tokens/token-refusal.js';
 import { BEARER_REALM } from './bearer-challenge.js';
@@ -21,7 +22,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   // Only the Authorization header: passport-http-bearer would also take `access_token` from the body
   // or query string, where tokens end up in logs.
   override authenticate(request: Request, options?: object): void {
-    super.authenticate({ headers: { authorization: request.headers.authorization } } as Request, options);
+    super.authenticate({ headers: { authorization: bearerAuthorization(request.headers.authorization) } } as Request, options);
   }
 
   /** The user, or `false` with the description passport-http-bearer puts in its challenge (see bearer-challenge.ts). */

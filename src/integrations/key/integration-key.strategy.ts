@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
+import { bearerAuthorization } from '../../auth/bearer/bearer-authorization.js';
 import type { IntegrationCaller } from './integration-caller.js';
 import { IntegrationKeyRefusal } from './integration-key-refusal.js';
 import { IntegrationKeyStateService } from './integration-key-state.service.js';
@@ -23,7 +24,7 @@ export class IntegrationKeyStrategy extends PassportStrategy(Strategy, INTEGRATI
   // Only the Authorization header: passport-http-bearer would also take `access_token` from the body
   // or query string, where keys end up in logs.
   override authenticate(request: Request, options?: object): void {
-    super.authenticate({ headers: { authorization: request.headers.authorization } } as Request, options);
+    super.authenticate({ headers: { authorization: bearerAuthorization(request.headers.authorization) } } as Request, options);
   }
 
   async validate(key: string): Promise<IntegrationCaller> {
