@@ -181,11 +181,14 @@ function databaseConfig(vars: EnvironmentVariables): DatabaseConfig {
 }
 
 /**
- * Every broken rule of the first offending variable, each naming it, with the value as it was given
- * unless it is secret (README, Configuration).
+ * Every broken rule of the first offending variable (only its kind when it is not a number), each
+ * naming it, with the value as it was given unless it is secret (README, Configuration).
  */
 function describe(error: ValidationError, given: Record<string, string | undefined>): string {
-  const reasons = Object.values(error.constraints ?? {}).reverse();
+  const constraints = error.constraints ?? {};
+  // A value that is no number breaks its range rules only as a consequence: its kind is the one to fix.
+  const kind = constraints.isInt ?? constraints.isNumber;
+  const reasons = kind === undefined ? Object.values(constraints).reverse() : [kind];
   const raw = given[error.property];
   const value =
     raw === undefined || SECRET_VARIABLES.has(error.property) ? '' : ` (got ${JSON.stringify(raw.replace(/\/\/[^/@\s]*@/, '//…@'))})`;
