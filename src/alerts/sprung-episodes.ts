@@ -1,5 +1,7 @@
-import { type DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { type DataSource, type EntityManager, IsNull } from 'typeorm';
+import { rowsChanged, toColumnValue } from '../database/plain-sql.js';
 import { runStatements } from '../database/run-in-transaction.js';
+import type { Statement } from '../database/send-together.js';
 import type { SensorTransition } from '../sensor/projection/sensor-transition.js';
 import { SprungEpisodeEntity } from './sprung-episode.entity.js';
 
@@ -96,9 +98,17 @@ async function openedIds(manager: EntityManager, opened: Array<Partial<SprungEpi
 /** Notes when the first notification of each episode was delivered (the report's `first_notified_at`); a later one changes nothing. */
 export async function markFirstDelivery(dataSource: DataSource, episodeIds: number[], at: Date): Promise<void> {
   if (episodeIds.length === 0) return;
-  await runStatements(dataSource, (manager) =>
-    manager
-      .getRepository(SprungEpisodeEntity)
-      .update({ id: In([...new Set(episodeIds)]), firstDeliveredAt: IsNull() }, { firstDeliveredAt: at }),
-  );
+  await runStatements(dataSource, (manager) => {
+    const { sql, parameters } = firstDeliveryStatement(manager, episodeIds, at);
+    return rowsChanged(manager, sql, parameters);
+  });
+}
+
+/** markFirstDelivery's statement, for a caller that sends it with others (the webhooks' delivered mark). */
+export function firstDeliveryStatement(manager: EntityManager, episodeIds: number[], at: Date): Statement {
+  const ids = [...new Set(episodeIds)];
+  return {
+    sql: `UPDATE sprung_episodes SET first_delivered_at = ? WHERE id IN (${ids.map(() => '?').join(', ')}) AND first_delivered_at IS NULL`,
+    parameters: [toColumnValue(manager, SprungEpisodeEntity, 'firstDeliveredAt', at), ...ids],
+  };
 }

@@ -5,7 +5,6 @@ import { RoundLoop } from '../../common/process/round-loop.js';
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { type NotificationQueue, NotificationSignal } from '../notification-signal.js';
-import { markFirstDelivery } from '../sprung-episodes.js';
 import { DeliveredMarks } from './delivered-marks.js';
 import { RETRY_FOR_MS, startDispatching } from './dispatch-rounds.js';
 import { type ClaimedNotification, CLAIM_SECONDS, NotificationClaims, type NotificationRoute } from './notification-claims.js';
@@ -32,8 +31,9 @@ const queueKey = (queue: NotificationQueue) => `${queue.alertId}:${queue.recipie
  * send and the mark repeats the send once the claim runs out (at least once, never lost).
  *
  * The claims of a round are one UPDATE and the claimed rows with their alerts one read; the
- * notifications delivered while one mark is under way are marked together in the next, which is tried
- * again while their claims last (delivered-marks.ts).
+ * notifications delivered while one mark is under way are marked together in the next, their
+ * episodes' first delivery noted in the same round trip, tried again while their claims last
+ * (delivered-marks.ts).
  *
  * A round costs a read of the due heads, so none is started that could claim nothing: a commit whose
  * notifications all wait behind one this instance holds (their sensor's) or for a receiver whose send
@@ -77,11 +77,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.claims = new NotificationClaims(dataSource, this.holder);
-    this.marks = new DeliveredMarks(
-      (episodeIds, at) => markFirstDelivery(dataSource, episodeIds, at),
-      this.claims,
-      () => this.clock.now(),
-    );
+    this.marks = new DeliveredMarks(this.claims, () => this.clock.now());
   }
 
   onApplicationBootstrap(): void {

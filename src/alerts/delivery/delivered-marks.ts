@@ -20,9 +20,10 @@ const NOTED_EPISODES_KEPT = 10_000;
 /**
  * Marks the notifications sent as delivered (docs/alerts.md#delivery): those delivered while one
  * mark is under way go together in the next, one UPDATE, and one more for their episodes' first
- * delivery when this instance has not noted it already. A mark that fails (no pooled connection in time, the database away for a moment) is
- * tried again until shortly before the claim runs out, so that a notification is sent twice only
- * when its instance dies between the send and the mark.
+ * delivery when this instance has not noted it already, sent with it (notification-claims.ts
+ * `delivered`). A mark that fails (no pooled connection in time, the database away for a moment) is
+ * tried again, with its note, until shortly before the claim runs out, so that a notification is sent
+ * twice only when its instance dies between the send and the mark.
  */
 export class DeliveredMarks {
   private waiting: Mark[] = [];
@@ -31,16 +32,11 @@ export class DeliveredMarks {
   private readonly noted = new Set<number>();
 
   constructor(
-    /** Notes the first delivery of episodes (sprung-episodes.ts markFirstDelivery). */
-    private readonly noteFirstDelivery: (episodeIds: number[], at: Date) => Promise<void>,
     private readonly claims: NotificationClaims,
     private readonly clock: () => number,
   ) {}
 
-  /**
-   * Resolves once the notification is marked delivered; rejects when its claim ran out first, or when
-   * its episode's first delivery could not be noted.
-   */
+  /** Resolves once the notification is marked delivered and its episode's first delivery noted; rejects when its claim ran out first. */
   mark(id: number, episodeId: number | null, claimEnds: number): Promise<void> {
     return new Promise((done, failed) => {
       this.waiting.push({ id, episodeId, claimEnds, done, failed });
@@ -59,12 +55,16 @@ export class DeliveredMarks {
   }
 
   private async markAll(group: Mark[]): Promise<void> {
+    const episodes = [
+      ...new Set(group.flatMap((mark) => (mark.episodeId === null || this.noted.has(mark.episodeId) ? [] : [mark.episodeId]))),
+    ];
     let left = group;
     for (;;) {
       try {
         await this.claims.delivered(
           left.map((mark) => mark.id),
           new Date(this.clock()),
+          episodes,
         );
         break;
       } catch (error) {
@@ -75,24 +75,15 @@ export class DeliveredMarks {
         await delay(RETRY_MS);
       }
     }
-    const episodes = left.flatMap((mark) => (mark.episodeId === null || this.noted.has(mark.episodeId) ? [] : [mark.episodeId]));
-    const noting = episodes.length === 0 ? Promise.resolve() : this.noteFirstDelivery(episodes, new Date(this.clock()));
-    const noted = await noting.then(
-      () => this.remember(episodes),
-      (error: unknown) => ({ error }),
-    );
-    // Delivered either way; a notification whose episode's first delivery went unnoted says so.
-    for (const mark of left)
-      if (noted && mark.episodeId !== null) mark.failed(noted.error);
-      else mark.done();
+    this.remember(episodes);
+    for (const mark of left) mark.done();
   }
 
-  private remember(episodes: number[]): null {
+  private remember(episodes: number[]): void {
     for (const episode of episodes) this.noted.add(episode);
     for (const episode of this.noted) {
       if (this.noted.size <= NOTED_EPISODES_KEPT) break;
       this.noted.delete(episode);
     }
-    return null;
   }
 }

@@ -1,10 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type AliasedColumns, aliasedColumns, rowsChanged, toColumnValue } from '../../database/plain-sql.js';
 import { runStatements } from '../../database/run-in-transaction.js';
+import { type Statement, sendTogether } from '../../database/send-together.js';
 import { isWriteConflict } from '../../database/write-conflict.js';
 import type { Recipient } from '../alert-events.js';
 import { AlertNotificationEntity } from '../alert-notification.entity.js';
 import { AlertEntity } from '../alert.entity.js';
+import { firstDeliveryStatement } from '../sprung-episodes.js';
 import { SENT_BY_EMAIL_SQL } from './notification-channel.js';
 
 /** Where a notification goes: its alert's target, or the alert's escalation target. */
@@ -83,9 +85,18 @@ export class NotificationClaims {
     );
   }
 
-  /** Marks claimed notifications delivered, in one statement; answers how many were still this instance's. */
-  delivered(ids: number[], now: Date): Promise<number> {
-    return this.finishAll(ids, 'status = ?, delivered_at = ?, last_error = NULL', (manager) => ['delivered', this.instant(manager, now)]);
+  /**
+   * Marks claimed notifications delivered in one statement, and notes the first delivery of `episodes`
+   * in a second sent with it (one round trip on MySQL; the mark first, so that a failure of the note
+   * leaves it applied, and a mark sent again changes nothing); answers how many were still this instance's.
+   */
+  delivered(ids: number[], now: Date, episodes: number[] = []): Promise<number> {
+    return this.statements(async (manager) => {
+      const mark = this.finishing(ids, 'status = ?, delivered_at = ?, last_error = NULL', ['delivered', this.instant(manager, now)]);
+      const note = episodes.length > 0 ? [firstDeliveryStatement(manager, episodes, now)] : [];
+      const [marked] = await sendTogether(manager, [mark, ...note]);
+      return marked!;
+    });
   }
 
   /** Marks a claimed notification failed for good. */
@@ -144,14 +155,19 @@ export class NotificationClaims {
   }
 
   private finishAll(ids: number[], assignments: string, values: (manager: EntityManager) => unknown[]): Promise<number> {
-    return this.statements((manager) =>
-      rowsChanged(
-        manager,
-        `UPDATE alert_notifications SET ${assignments}, claimed_by = NULL, claimed_until = NULL
+    return this.statements((manager) => {
+      const { sql, parameters } = this.finishing(ids, assignments, values(manager));
+      return rowsChanged(manager, sql, parameters);
+    });
+  }
+
+  /** The UPDATE that ends this instance's claims of `ids` with `assignments`. */
+  private finishing(ids: number[], assignments: string, values: unknown[]): Statement {
+    return {
+      sql: `UPDATE alert_notifications SET ${assignments}, claimed_by = NULL, claimed_until = NULL
           WHERE id IN (${list(ids)}) AND claimed_by = ?`,
-        [...values(manager), ...ids, this.holder],
-      ),
-    );
+      parameters: [...values, ...ids, this.holder],
+    };
   }
 
   /**
