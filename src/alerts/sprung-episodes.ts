@@ -1,7 +1,7 @@
-import { type DataSource, type EntityManager, IsNull } from 'typeorm';
-import { rowsChanged, toColumnValue } from '../database/plain-sql.js';
+import type { DataSource, EntityManager } from 'typeorm';
+import { fromColumnValue, rowsChanged, toColumnValue } from '../database/plain-sql.js';
 import { runStatements } from '../database/run-in-transaction.js';
-import type { Statement } from '../database/send-together.js';
+import { queryTogether, type Statement } from '../database/send-together.js';
 import type { SensorTransition } from '../sensor/projection/sensor-transition.js';
 import { SprungEpisodeEntity } from './sprung-episode.entity.js';
 
@@ -18,7 +18,7 @@ export interface EpisodeOf {
  * one INSERT, sent before any reset (which may close one of them); their ids, where wanted, are the
  * INSERT's own for one row and else read back in one SELECT by their sprung reports (an INSERT of
  * several rows tells only the first id, and the rest need not follow it: on a Galera cluster ids step
- * by the cluster's size, and TypeORM's count on from the first). The UPDATE alone closes an episode.
+ * by the cluster's size, and TypeORM's count on from the first). A reset's UPDATE closes the open episode.
  */
 export async function keepEpisodes(
   manager: EntityManager,
@@ -63,18 +63,39 @@ export async function keepEpisodes(
       });
     } else if (transition.kind === 'reset') {
       await insertOpened();
-      const open = wanted(transition) && (await episodes.findOne({ where: { uid, devId, resetAt: IsNull() }, order: { id: 'DESC' } }));
-      if (open) touched.set(transition, { id: open.id, sprungAt: open.sprungAt });
-      await manager
-        .createQueryBuilder()
-        .update(SprungEpisodeEntity)
-        .set({ resetAt: transition.at, resetNid: transition.nid })
-        .where('uid = :uid AND dev_id = :devId AND reset_at IS NULL', { uid, devId })
-        .execute();
+      const open = await closeEpisode(manager, transition, wanted(transition));
+      if (open) touched.set(transition, open);
     }
   }
   await insertOpened();
   return touched;
+}
+
+/**
+ * Closes the sensor's open episode at a `Set`; where `read`, answers it (the reset's notification names
+ * it and its text counts from its `sprung_at`), read before the UPDATE in the same round trip on MySQL.
+ * Plain SQL: the repository's findOne and the query builder's UPDATE cost the record's transaction more
+ * of the service's CPU than their statements (docs/benchmark.md#alerts).
+ */
+async function closeEpisode(manager: EntityManager, transition: SensorTransition, read: boolean): Promise<EpisodeOf | null> {
+  const { uid, devId } = transition.sensor;
+  const close: Statement = {
+    sql: 'UPDATE sprung_episodes SET reset_at = ?, reset_nid = ? WHERE uid = ? AND dev_id = ? AND reset_at IS NULL',
+    parameters: [toColumnValue(manager, SprungEpisodeEntity, 'resetAt', transition.at), transition.nid, uid, devId],
+  };
+  if (!read) {
+    await queryTogether(manager, [close]);
+    return null;
+  }
+  const open = {
+    sql: 'SELECT id, sprung_at FROM sprung_episodes WHERE uid = ? AND dev_id = ? AND reset_at IS NULL ORDER BY id DESC LIMIT 1',
+    parameters: [uid, devId],
+  };
+  const [rows] = (await queryTogether(manager, [open, close])) as [Array<{ id: number | string; sprung_at: unknown }>];
+  const episode = rows[0];
+  return episode
+    ? { id: Number(episode.id), sprungAt: fromColumnValue(manager, SprungEpisodeEntity, 'sprungAt', episode.sprung_at) }
+    : null;
 }
 
 /**
