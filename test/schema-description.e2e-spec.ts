@@ -14,6 +14,7 @@ const onMysql = testDatabaseUrl.startsWith('mysql://');
 const DESCRIBE_SCHEMA = 'DescribeSchema1763800200000';
 const ADD_INTEGRATIONS = 'AddIntegrations1764000000000';
 const DESCRIBE_ORDER_TIMES = 'DescribeOrderTimes1764760000000';
+const DESCRIBE_SILENCE_END = 'DescribeSilenceEnd1764770000000';
 const indexOf = (name: string) => migrations.findIndex((migration) => new migration().constructor.name === name);
 const BEFORE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA));
 const THROUGH_DESCRIBE = migrations.slice(0, indexOf(DESCRIBE_SCHEMA) + 1);
@@ -354,13 +355,28 @@ describe(`Migration ${DESCRIBE_SCHEMA}`, () => {
     it('says "order time" wherever a sensor\'s last record or a notification\'s time is one, changing no column otherwise; down says "device time" again', async () => {
       await open(migrations.slice(0, indexOf(DESCRIBE_ORDER_TIMES)));
       const before = await columns();
-      await open(migrations);
+      await open(migrations.slice(0, indexOf(DESCRIBE_ORDER_TIMES) + 1));
       const after = await columns();
 
       // "Last" is the latest order time, then the highest nid (docs/interface.md#sensors).
       for (const column of ['sensor.last_nid', 'sensor.sprung', 'sensor.last_device_time', 'alert_notifications.occurred_at']) {
         expect(commentOf(after, column)).toMatch(/order time/i);
       }
+      expect(withoutComments(after)).toEqual(withoutComments(before));
+
+      await dataSource!.undoLastMigration({ transaction: 'each' });
+
+      expect(await columns()).toEqual(before);
+    });
+
+    it(`${DESCRIBE_SILENCE_END}: says a late record ends a silence too, changing no column otherwise; down says it again as before`, async () => {
+      await open(migrations.slice(0, indexOf(DESCRIBE_SILENCE_END)));
+      const before = await columns();
+      await open(migrations.slice(0, indexOf(DESCRIBE_SILENCE_END) + 1));
+      const after = await columns();
+
+      expect(commentOf(before, 'sensor.silent_since')).toMatch(/not a late one/);
+      expect(commentOf(after, 'sensor.silent_since')).toMatch(/late or not/);
       expect(withoutComments(after)).toEqual(withoutComments(before));
 
       await dataSource!.undoLastMigration({ transaction: 'each' });

@@ -152,12 +152,12 @@ export class SensorEntity {
   @Column({ type: 'int', name: 'trap_status_nid', nullable: true, comment: 'sensor_report.nid of that record; NULL when none did.' })
   trapStatusNid!: number | null;
 
-  /** When the sensor was found silent (overdue) and `silent` raised; cleared by its next record in order. */
+  /** When the sensor was found silent (overdue) and `silent` raised; cleared by the next record to arrive. */
   @Column({
     type: 'datetime',
     name: 'silent_since',
     nullable: true,
-    comment: 'When the sensor was found overdue and `silent` raised, UTC; NULL again once a record (not a late one) arrives.',
+    comment: 'When the sensor was found overdue and `silent` raised, UTC; NULL again once a record arrives, late or not.',
   })
   silentSince!: Date | null;
 }

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-interface DescribedColumn {
+export interface DescribedColumn {
   table: string;
   column: string;
   /** The column's type and nullability, as MODIFY restates them. */
@@ -43,15 +43,19 @@ const COLUMNS: DescribedColumn[] = [
 export class DescribeOrderTimes1764760000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'mysql') return;
-    for (const column of COLUMNS) await describe(queryRunner, column, column.comment);
+    for (const column of COLUMNS) await describeColumn(queryRunner, column, column.comment);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'mysql') return;
-    for (const column of COLUMNS) await describe(queryRunner, column, column.before);
+    for (const column of COLUMNS) await describeColumn(queryRunner, column, column.before);
   }
 }
 
-function describe(queryRunner: QueryRunner, { table, column, definition }: DescribedColumn, comment: string): Promise<unknown> {
+export function describeColumn(
+  queryRunner: QueryRunner,
+  { table, column, definition }: DescribedColumn,
+  comment: string,
+): Promise<unknown> {
   return queryRunner.query(`ALTER TABLE ${table} MODIFY ${column} ${definition} COMMENT ?`, [comment]);
 }

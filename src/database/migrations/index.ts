@@ -16,6 +16,7 @@ import { CountClockSteps1764700000000 } from './1764700000000-CountClockSteps.js
 import { PendingLoginChecks1764700100000 } from './1764700100000-PendingLoginChecks.js';
 import { OrderTimesOfClocksAhead1764750000000 } from './1764750000000-OrderTimesOfClocksAhead.js';
 import { DescribeOrderTimes1764760000000 } from './1764760000000-DescribeOrderTimes.js';
+import { DescribeSilenceEnd1764770000000 } from './1764770000000-DescribeSilenceEnd.js';
 
 /**
  * The committed migrations in the order they apply; the same list runs on SQLite and on MySQL/MariaDB.
@@ -30,7 +31,7 @@ import { DescribeOrderTimes1764760000000 } from './1764760000000-DescribeOrderTi
  *   SQLite, which cannot add one (DescribeSchema, AddIntegrations, ForeignKeyRulesAlike);
  * - a column is changed with MySQL's MODIFY, or added with a plain ADD COLUMN, where TypeORM would
  *   rebuild the table (PublicClients, SensorBatteryAndSilence, CountClockSteps, PendingLoginChecks,
- *   OrderTimesOfClocksAhead, DescribeOrderTimes);
+ *   OrderTimesOfClocksAhead, DescribeOrderTimes, DescribeSilenceEnd);
  * - date arithmetic: DATE_ADD on MySQL, strftime on SQLite (CreateSensors, ExactDeviceIds);
  * - the old migrations' lock table existed only on MySQL (DropMigrationsLockTable).
  * The entities describe the result on both (test/schema-entities.e2e-spec.ts); a new migration starts
@@ -54,4 +55,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   PendingLoginChecks1764700100000,
   OrderTimesOfClocksAhead1764750000000,
   DescribeOrderTimes1764760000000,
+  DescribeSilenceEnd1764770000000,
 ];
