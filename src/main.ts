@@ -10,11 +10,14 @@ import { loadEnvFile } from './config/load-env-file.js';
 
 /** The settings file read at start-up, named in a failure line: a bad DATABASE_URL may have come from it. */
 let settingsFile: string | undefined;
+/** Whether the environment set DATABASE_URL itself: then the failure line says so, not that the file did. */
+let databaseUrlFromEnvironment = false;
 /** The metrics' port of its own, to tell which setting names a port that is taken. */
 let metricsPort: number | undefined;
 
 async function bootstrap(): Promise<void> {
   try {
+    databaseUrlFromEnvironment = process.env.DATABASE_URL !== undefined;
     settingsFile = loadEnvFile();
     metricsPort = loadConfig().metrics.port;
   } catch (error) {
@@ -61,7 +64,8 @@ function failureReason(error: unknown): string {
 
 bootstrap().catch((error: unknown) => {
   const reason = failureReason(error);
-  const source = settingsFile ? ` (settings read from ${settingsFile})` : '';
+  const environment = databaseUrlFromEnvironment ? '; DATABASE_URL from the environment' : '';
+  const source = settingsFile ? ` (settings read from ${settingsFile}${environment})` : '';
   process.stderr.write(`Failed to start: ${reason}${source}\n`);
   process.exit(1);
 });

@@ -113,6 +113,25 @@ describe('Start-up when the database cannot be used', () => {
   );
 
   it(
+    'says the database address came from the environment when it did, though a settings file was read',
+    async () => {
+      const port = await closedPort();
+      writeFileSync(join(workdir.path, '.env'), `DATABASE_URL=mysql://sensor:secret@127.0.0.1:1/unused\nLOG_LEVEL=info\n`);
+
+      const result = await run(process.execPath, [BUILT_MAIN], {
+        cwd: workdir.path,
+        env: childEnvironment({ PORT: '0', DATABASE_URL: `mysql://sensor:secret@127.0.0.1:${port}/records`, DB_CONNECT_RETRIES: '0' }),
+      });
+
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(
+        `Failed to start: Cannot connect to the database at 127.0.0.1:${port}: connection refused; check the host and port in DATABASE_URL and that MySQL/MariaDB is running. (settings read from ${join(workdir.path, '.env')}; DATABASE_URL from the environment)\n`,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'names an SQLite file it cannot open',
     async () => {
       const directory = join(workdir.path, 'a-directory');
