@@ -13,6 +13,7 @@ import { UserEntity } from '../auth/users/user.entity.js';
 @Index('sprung_episodes_uid_dev_id_reset_at', ['uid', 'devId', 'resetAt'])
 @Index('sprung_episodes_reset_at_sprung_at', ['resetAt', 'sprungAt'])
 @Index('sprung_episodes_uid_sprung_at', ['uid', 'sprungAt'])
+@Index('sprung_episodes_sprung_nid', ['sprungNid'])
 export class SprungEpisodeEntity {
   @PrimaryGeneratedColumn({ type: 'int', name: 'id', comment: 'The episode id.' })
   id!: number;

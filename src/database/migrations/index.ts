@@ -17,10 +17,11 @@ import { PendingLoginChecks1764700100000 } from './1764700100000-PendingLoginChe
 import { OrderTimesOfClocksAhead1764750000000 } from './1764750000000-OrderTimesOfClocksAhead.js';
 import { DescribeOrderTimes1764760000000 } from './1764760000000-DescribeOrderTimes.js';
 import { DescribeSilenceEnd1764770000000 } from './1764770000000-DescribeSilenceEnd.js';
+import { IndexEpisodeSprungReports1764780000000 } from './1764780000000-IndexEpisodeSprungReports.js';
 
 /**
  * The committed migrations in the order they apply; the same list runs on SQLite and on MySQL/MariaDB.
- * Only IndexRecordCreated is engine-neutral throughout. The others use TypeORM's QueryRunner API where
+ * Only IndexRecordCreated and IndexEpisodeSprungReports are engine-neutral throughout. The others use TypeORM's QueryRunner API where
  * it says the same on both engines, and branch on the engine where it has no neutral way:
  * - character sets, collations and comments exist only on MySQL (CreateAuthTables, CreateSensorReports,
  *   AddIntegrations, CreateSensors, CreateSigningKeys, CreateAlerts, and DescribeSchema's ALTER TABLE
@@ -56,4 +57,5 @@ export const migrations: Array<new () => MigrationInterface> = [
   OrderTimesOfClocksAhead1764750000000,
   DescribeOrderTimes1764760000000,
   DescribeSilenceEnd1764770000000,
+  IndexEpisodeSprungReports1764780000000,
 ];
