@@ -5,8 +5,10 @@ import type { Pool, PooledConnection } from './mysql2-pool.js';
  * node has applied every write set the cluster had committed when they were sent. Without it a record
  * created through an instance on one node could be missing, a moment later, from a read through an
  * instance on another, and a refresh token rotated on one node still look unused on another.
- * Writes need no wait: a conflicting write fails certification at COMMIT and is retried whole
- * (write-conflict.ts).
+ * Writes do not wait: a conflicting write fails certification at COMMIT and is retried whole
+ * (write-conflict.ts). But a conditional write that changes no row replicates nothing and is never
+ * certified, so it may have decided on rows this node has not applied yet: work whose answer hangs on
+ * such a write checks it against a read after it (the refresh grant, token-grants.service.ts).
  */
 export const GALERA_SYNC_WAIT = 1;
 

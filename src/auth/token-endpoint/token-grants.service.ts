@@ -9,6 +9,7 @@ import { AccessTokensService, newJti, type TokenGrant } from '../tokens/access-t
 import { type PresentedRow, RefreshTokensService } from '../tokens/refresh-tokens.service.js';
 import { runInTransaction, runStatements } from '../../database/run-in-transaction.js';
 import { sendThenRead, sendTogether, type Statement } from '../../database/send-together.js';
+import { StaleWritesError } from '../../common/errors/stale-writes.error.js';
 import { revokeFamily } from '../tokens/token-family.js';
 import { PasswordChecksBusyError } from '../users/password-check-queue.js';
 import type { UserEntity } from '../users/user.entity.js';
@@ -30,7 +31,14 @@ interface TakenToken {
   refreshToken: string;
 }
 
-type RefreshOutcome = { taken: TakenToken } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' };
+type RefreshOutcome = { taken: TakenToken } | { reuse: string } | { error: 'expired' | 'client' | 'unknown' | 'user' } | { stale: true };
+
+/**
+ * Runs of a refresh grant's statements whose writes found the token unusable while the read after them
+ * found it usable. One more suffices on one node (the read has waited for what the writes missed); the
+ * third covers an instance whose connections reach several nodes.
+ */
+const REFRESH_ATTEMPTS = 3;
 
 /** A new pair; `response` is what the client is handed, `records` the INSERTs that store it. */
 interface IssuedPair {
@@ -128,28 +136,7 @@ export class TokenGrantsService {
     const tokenHash = sha256(request.required('refresh_token'));
     // Before any write: a grant that cannot sign leaves the presented token as it was.
     const key = this.accessTokens.signingKey();
-    const outcome = await runStatements(this.dataSource, async (manager): Promise<RefreshOutcome> => {
-      const presented = { tokenHash, clientId, at: new Date(this.clock.now()) };
-      const now = Math.floor(presented.at.getTime() / 1000);
-      const jti = newJti();
-      const refresh = this.refreshTokens.issueBesideAccess(manager, jti, now);
-      const writes = [
-        this.accessTokens.recordForRefresh(manager, jti, now, presented),
-        refresh.record,
-        this.refreshTokens.take(manager, presented, jti),
-      ];
-      const { changed, rows } = await sendThenRead<PresentedRow>(manager, writes, this.refreshTokens.read(presented));
-      const stored = rows[0] && this.refreshTokens.presented(manager, rows[0]);
-      if (changed[2] === 1 && stored) return { taken: { uid: stored.uid, jti, now, refreshToken: refresh.token } };
-      // Stored while the token could be used, but another refresh took it first: this pair is never handed out.
-      if (changed[0] === 1) await this.discardPair(manager, jti, refresh.tokenHash);
-      if (!stored) return { error: 'unknown' };
-      if (stored.clientId !== clientId) return { error: 'client' };
-      if (stored.revoked) return { reuse: stored.familyId };
-      if (stored.expiresAt.getTime() <= presented.at.getTime()) return { error: 'expired' };
-      // Not stored for the user's status, whatever it is by the time it was read.
-      return { error: 'user' };
-    });
+    const outcome = await this.takeRefreshToken(tokenHash, clientId);
     if ('taken' in outcome) {
       const { uid, jti, now, refreshToken } = outcome.taken;
       return this.pair(await this.accessTokens.sign({ uid, clientId }, jti, now, key), refreshToken);
@@ -171,6 +158,48 @@ export class TokenGrantsService {
       default:
         throw OAuthErrors.invalidRefreshToken('Cannot decrypt the refresh token');
     }
+  }
+
+  /**
+   * The grant's statements, run again while the writes found the token unusable but the read after them
+   * found it usable (this client's, unused, unexpired, its user active). The writes ran on an older state
+   * than the read: on Galera, wsrep_sync_wait makes reads wait for the cluster, not writes, and a write
+   * that changes no row replicates nothing, so no certification catches it; a token issued, or its user
+   * created or unblocked, through another node a moment before may not be applied on this one yet when
+   * the writes run, and be by the time the read has waited. Running them again, the writes see at least
+   * what the read saw, and the UPDATE decides as it does for any refresh.
+   */
+  private async takeRefreshToken(tokenHash: string, clientId: string): Promise<Exclude<RefreshOutcome, { stale: true }>> {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.runRefreshStatements(tokenHash, clientId);
+      if (!('stale' in outcome)) return outcome;
+      if (attempt >= REFRESH_ATTEMPTS) throw new StaleWritesError('a refresh token usable as read');
+    }
+  }
+
+  private runRefreshStatements(tokenHash: string, clientId: string): Promise<RefreshOutcome> {
+    return runStatements(this.dataSource, async (manager): Promise<RefreshOutcome> => {
+      const presented = { tokenHash, clientId, at: new Date(this.clock.now()) };
+      const now = Math.floor(presented.at.getTime() / 1000);
+      const jti = newJti();
+      const refresh = this.refreshTokens.issueBesideAccess(manager, jti, now);
+      const writes = [
+        this.accessTokens.recordForRefresh(manager, jti, now, presented),
+        refresh.record,
+        this.refreshTokens.take(manager, presented, jti),
+      ];
+      const { changed, rows } = await sendThenRead<PresentedRow>(manager, writes, this.refreshTokens.read(presented));
+      const stored = rows[0] && this.refreshTokens.presented(manager, rows[0]);
+      if (changed[2] === 1 && stored) return { taken: { uid: stored.uid, jti, now, refreshToken: refresh.token } };
+      // Stored while the token could be used, but another refresh took it first: this pair is never handed out.
+      if (changed[0] === 1) await this.discardPair(manager, jti, refresh.tokenHash);
+      if (!stored) return { error: 'unknown' };
+      if (stored.clientId !== clientId) return { error: 'client' };
+      if (stored.revoked) return { reuse: stored.familyId };
+      if (stored.expiresAt.getTime() <= presented.at.getTime()) return { error: 'expired' };
+      if (!stored.userActive) return { error: 'user' };
+      return { stale: true };
+    });
   }
 
   private async issuePair(manager: EntityManager, grant: TokenGrant): Promise<IssuedPair> {

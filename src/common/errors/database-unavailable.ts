@@ -1,5 +1,6 @@
 import { CommitUnconfirmedError } from './commit-unconfirmed.error.js';
 import { DatabaseTimeoutError } from './database-timeout.error.js';
+import { StaleWritesError } from './stale-writes.error.js';
 
 /** Driver error codes that mean "the database cannot be reached or cannot take writes right now". */
 const UNAVAILABLE_CODES = new Set([
@@ -17,6 +18,7 @@ const UNAVAILABLE_CODES = new Set([
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
   'ER_LOCK_DEADLOCK',
+  StaleWritesError.code,
   'ER_OPTION_PREVENTS_STATEMENT',
   // A Galera node outside the primary component, or still joining: "WSREP has not yet prepared node for application use".
   'ER_UNKNOWN_COM_ERROR',
