@@ -8,6 +8,7 @@ import { storedRows, submit } from './utils/sensor-record-api.js';
 import { type Acknowledged, unstoredRecords } from './utils/acknowledged-records.js';
 import { countWrites } from './utils/count-writes.js';
 import { MachineLateness } from './utils/machine-lateness.js';
+import { sendUntilAnswered } from './utils/send-until-answered.js';
 import { createTestApp, type TestApp } from './utils/test-app.js';
 import { until } from './utils/until.js';
 
@@ -90,22 +91,8 @@ describe('Requests while the database stalls', () => {
     };
   };
 
-  /**
-   * Reports sent one after another, outside any stall, until one is answered other than 503 (ten at
-   * most), as a device sends again when told to retry; each answer is added to `answers` for the caller
-   * to check, the last one returned. On a loaded machine (load average 20 and more on two cores) a
-   * report sent as the pool opens its connections anew can miss its 3 s deadline by the time the
-   * machine gave the process no core: a 503 that says nothing was stored, which holds as for any other.
-   */
-  const postUntilAnswered = async (answers: Answer[]): Promise<Answer> => {
-    let answer: Answer;
-    let tries = 0;
-    do {
-      answer = await post(() => false);
-      answers.push(answer);
-    } while (answer.status === 503 && ++tries < 10);
-    return answer;
-  };
+  /** A report sent outside any stall, sent again while answered 503 (sendUntilAnswered), each answer added to `answers`. */
+  const postUntilAnswered = (answers: Answer[]): Promise<Answer> => sendUntilAnswered(() => post(() => false), answers);
 
   /** The record a 201 names, by the members of its body. */
   const recordOf = (body: { nid?: [{ value?: number }]; uuid?: [{ value?: string }] }) => ({
