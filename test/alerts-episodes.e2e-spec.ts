@@ -4,6 +4,7 @@ import { siteTime as siteWallClock } from '../src/alerts/notification-text.js';
 import { SprungEpisodeEntity } from '../src/alerts/sprung-episode.entity.js';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config.js';
 import { SensorRecordEntity } from '../src/sensor-record/sensor-record.entity.js';
+import { formatSiteDate } from '../src/serialization/timestamp-format.js';
 import * as alerts from './utils/alerts.js';
 import { ingestCaller } from './utils/auth-fixtures.js';
 import { testEngine } from './utils/engine.js';
@@ -173,6 +174,38 @@ describe('Alerts: the sprung episodes of a batch', () => {
         await sprungNotice('trap-p', 13),
       ].sort(),
     );
+    await until(() => receiver.received.length >= written.length);
+  });
+
+  it("carries in each notification the sensor as its own record left it: sprung_at that record's episode, or null once set", async () => {
+    await alerts.createWebhookAlert(admin, receiver, owner.username, 'sprung,reset');
+    await springBefore();
+
+    await submitTheBatch();
+
+    const written = await testApp.dataSource.getRepository(AlertNotificationEntity).find({ order: { id: 'ASC' } });
+    const sensorOf = (devId: string, event: string, nid: number) =>
+      JSON.parse(written.find((row) => row.devId === devId && row.event === event && row.recordNid === nid)!.sensor!) as {
+        sprung: boolean;
+        sprung_at: string | null;
+      };
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    const sprungSince = (minutes: number) => ({ sprung: true, sprung_at: formatSiteDate(deviceInstant(minutes), zone) });
+    const setAgain = { sprung: false, sprung_at: null };
+    const seen = async (devId: string, event: string, minutes: number) => {
+      const { sprung, sprung_at } = sensorOf(devId, event, await nidOf(devId, minutes));
+      return { sprung, sprung_at };
+    };
+    expect([
+      await seen('trap-m', 'reset', 10),
+      await seen('trap-m', 'sprung', 20),
+      await seen('trap-m', 'reset', 30),
+      await seen('trap-m', 'sprung', 40),
+      await seen('trap-n', 'sprung', 11),
+      await seen('trap-n', 'reset', 21),
+      await seen('trap-o', 'reset', 12),
+      await seen('trap-p', 'sprung', 13),
+    ]).toEqual([setAgain, sprungSince(20), setAgain, sprungSince(40), sprungSince(11), setAgain, setAgain, sprungSince(13)]);
     await until(() => receiver.received.length >= written.length);
   });
 

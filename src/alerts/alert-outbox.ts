@@ -19,7 +19,7 @@ import { type NotificationQueue, NotificationSignal } from './notification-signa
 import { notificationText, type TextFacts } from './notification-text.js';
 import { hearsBatteryLow, type KnownAlertFacts, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
 import { reportedLate } from './sprung-clock.js';
-import { keepEpisodes } from './sprung-episodes.js';
+import { type EpisodeOf, keepEpisodes } from './sprung-episodes.js';
 
 /** What a new notification says; the rest of its row is the outbox's. */
 export interface NewNotification {
@@ -33,6 +33,11 @@ export interface NewNotification {
   recordNid?: number | null;
   episodeId?: number | null;
   dedupeKey?: string | null;
+  /**
+   * The sensor's `sprung_at` as its record left it, where the transaction changed it: a batch can spring
+   * and set a trap more than once. Undefined: the open episode as the transaction reads it.
+   */
+  sprungAt?: Date | null;
 }
 
 /** Whether the alert is about the sensor: its user's, and its device or every device. */
@@ -80,6 +85,7 @@ export class AlertOutbox implements SensorTransitionSink {
     // When these records arrived, as each record's `created` says it (whole seconds).
     const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
     const batteryLows = await this.batteryLows(manager, alerts, transitions);
+    const sprungAtThen = sprungAtAsOfEach(transitions, episodes);
     const notifications: NewNotification[] = [];
     for (const transition of transitions) {
       const { sensor } = transition;
@@ -101,6 +107,7 @@ export class AlertOutbox implements SensorTransitionSink {
           at: transition.at,
           recordNid: transition.nid,
           episodeId: episodes.get(transition)?.id ?? null,
+          sprungAt: sprungAtThen.get(transition),
           facts: {
             sprungAt,
             reportedAt: event === 'sprung' && reportedLate(alert, transition.at, reportedAt) ? new Date(reportedAt) : undefined,
@@ -140,6 +147,10 @@ export class AlertOutbox implements SensorTransitionSink {
       if (sensor) devIdsOf.set(alert.uid, (devIdsOf.get(alert.uid) ?? new Set()).add(devId));
     const factsOf = new Map<number, (devId: string) => SensorAlertFacts>();
     for (const [uid, devIds] of devIdsOf) factsOf.set(uid, await sensorAlertFacts(manager, uid, [...devIds], known?.(uid)));
+    const factsThen = ({ alert, devId, sprungAt }: NewNotification): SensorAlertFacts => {
+      const facts = factsOf.get(alert.uid)!(devId);
+      return sprungAt === undefined ? facts : { ...facts, sprungAt };
+    };
     this.insert ??= new EntityInsert(manager.connection, AlertNotificationEntity);
     await this.insert.run(
       manager,
@@ -158,9 +169,7 @@ export class AlertOutbox implements SensorTransitionSink {
           alertId: notification.alert.id,
           ...notification.facts,
         }),
-        sensor: JSON.stringify(
-          notification.sensor && toSensorView(notification.sensor, factsOf.get(notification.alert.uid)!(notification.devId), cutoff, zone),
-        ),
+        sensor: JSON.stringify(notification.sensor && toSensorView(notification.sensor, factsThen(notification), cutoff, zone)),
         recordNid: notification.recordNid ?? null,
         episodeId: notification.episodeId ?? null,
         dedupeKey: notification.dedupeKey ?? null,
@@ -244,4 +253,33 @@ export class AlertOutbox implements SensorTransitionSink {
       previous.created.getTime() < alert.created.getTime();
     return armed ? 'bait_low' : null;
   }
+}
+
+/**
+ * For each transition of a sensor whose trap the transaction sprang or set, the `sprung_at` the sensor
+ * routes answered right after its record (docs/alerts.md#webhooks: the sensor as it was when the event
+ * was raised): the start of the episode open then, or null. Before the sensor's first such transition, the
+ * episode the table held open (the one a leading `Set` closed, as keepEpisodes read it); after a `Sprung`,
+ * its episode; after a `Set`, none. Sensors the transaction did not spring or set are not in the map: for
+ * them the table's open episode is the one.
+ */
+function sprungAtAsOfEach(transitions: SensorTransition[], episodes: Map<SensorTransition, EpisodeOf>): Map<SensorTransition, Date | null> {
+  const keyOf = ({ sensor }: SensorTransition) => `${sensor.uid}\u0000${sensor.devId}`;
+  const open = new Map<string, Date | null>();
+  for (const transition of transitions) {
+    const key = keyOf(transition);
+    if (open.has(key)) continue;
+    if (transition.kind === 'reset') open.set(key, episodes.get(transition)?.sprungAt ?? null);
+    // A sensor sprung by the transaction was not sprung before it: no episode was open.
+    else if (transition.kind === 'sprung') open.set(key, null);
+  }
+  const asOf = new Map<SensorTransition, Date | null>();
+  for (const transition of transitions) {
+    const key = keyOf(transition);
+    if (!open.has(key)) continue;
+    if (transition.kind === 'sprung') open.set(key, episodes.get(transition)?.sprungAt ?? transition.at);
+    else if (transition.kind === 'reset') open.set(key, null);
+    asOf.set(transition, transition.sensor.sprung ? open.get(key)! : null);
+  }
+  return asOf;
 }

@@ -46,7 +46,10 @@ export async function keepEpisodes(
   const { leadingResets, opened, closedBy } = planEpisodes(transitions);
   const read = leadingResets.filter(wanted);
   const named = opened.filter(({ sprung, reset }) => wanted(sprung) || (reset !== null && wanted(reset)));
-  const statements: Statement[] = [...read.map(openEpisodeRead), ...leadingResets.map((reset) => closeStatement(manager, reset))];
+  const statements: Statement[] = [
+    ...read.map((reset) => openEpisodeRead(manager, reset)),
+    ...leadingResets.map((reset) => closeStatement(manager, reset)),
+  ];
   if (opened.length > 0) statements.push(insertStatement(manager, opened));
   if (named.length > 0 && opened.length > 1) statements.push(idsRead(named));
   const touched = new Map<SensorTransition, EpisodeOf>();
@@ -122,11 +125,17 @@ function closeStatement(manager: EntityManager, reset: SensorTransition): Statem
   };
 }
 
-/** The open episode a leading `Set` closes, read before its UPDATE: the reset's notification names it and its text counts from its `sprung_at`. */
-function openEpisodeRead(reset: SensorTransition): Statement {
+/**
+ * The open episode a leading `Set` closes, read before its UPDATE: the reset's notification names it and
+ * its text counts from its `sprung_at`. On MySQL a locking read, as the UPDATE's own: a plain SELECT reads
+ * the transaction's snapshot, taken before it waited for the sensor's lock, and so would miss the episode
+ * a concurrent transaction that held that lock opened and committed meanwhile, which the UPDATE closes.
+ */
+function openEpisodeRead(manager: EntityManager, reset: SensorTransition): Statement {
   const { uid, devId } = reset.sensor;
+  const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
   return {
-    sql: 'SELECT id, sprung_at FROM sprung_episodes WHERE uid = ? AND dev_id = ? AND reset_at IS NULL ORDER BY id DESC LIMIT 1',
+    sql: `SELECT id, sprung_at FROM sprung_episodes WHERE uid = ? AND dev_id = ? AND reset_at IS NULL ORDER BY id DESC LIMIT 1${lock}`,
     parameters: [uid, devId],
   };
 }
