@@ -11,6 +11,7 @@ import { type ClaimedNotification, CLAIM_SECONDS, NotificationClaims, type Notif
 import { NotificationSender, type NotificationTarget, targetOf } from './notification-sender.js';
 import { ReceiverSlots } from './receiver-slots.js';
 import { nextAttemptAt, type SendOutcome } from './send-outcome.js';
+import { QueuedHere } from './queued-here.js';
 
 /** Notifications claimed at a time. */
 const CLAIM_BATCH = 20;
@@ -44,7 +45,7 @@ const queueKey = (queue: NotificationQueue) => `${queue.alertId}:${queue.recipie
  * Sends are pipelined: a round claims what is due and starts its sends without waiting for them, at
  * most four at once per receiver, so that a receiver that holds every request for the whole timeout
  * delays its own notifications only. A notification whose send ends makes the next of its sensor
- * eligible and starts another round at once.
+ * eligible, and starts another round at once when this instance committed that next one (QueuedHere).
  */
 @Injectable()
 export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -66,6 +67,8 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
    * receivers (`receiver:<name>`) with notifications left for a free slot; `all`: any send's end.
    */
   private readonly leftFor = new Set<string>();
+  /** The notifications committed here per queue: a send's end looks for the next of its queue at once. */
+  private readonly queuedHere = new QueuedHere();
   /** The receiver of each route seen, by `alertId:recipient` (an alert's targets never change). */
   private readonly receiverOf = new Map<string, { route: NotificationRoute; receiver: string }>();
 
@@ -125,6 +128,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     const held = new Set(this.heldQueues.values());
     let needed = false;
     for (const queue of queues) {
+      this.queuedHere.committed(queueKey(queue));
       const receiver = this.receiverOf.get(routeKey(queue))?.receiver;
       if (receiver !== undefined && this.slots.full(receiver)) this.leftFor.add(`receiver:${receiver}`);
       else if (held.has(queueKey(queue))) this.leftFor.add(queueKey(queue));
@@ -140,6 +144,7 @@ export class AlertDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     const waiting = [
       this.leftFor.delete('all'),
       this.leftFor.delete(queueKey(notification)),
+      this.queuedHere.sent(queueKey(notification)),
       target !== null && this.leftFor.delete(`receiver:${target.receiver}`),
     ];
     if (waiting.some(Boolean)) this.rounds.wake();
