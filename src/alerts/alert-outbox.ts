@@ -10,6 +10,7 @@ import { overdueCutoff } from '../sensor/sensor-state.js';
 import { EntityInsert } from '../database/entity-insert.js';
 import { selectEntities, toColumnValue } from '../database/plain-sql.js';
 import { SensorRecordEntity } from '../sensor-record/sensor-record.entity.js';
+import { sensorKey } from '../sensor/sensor-key.js';
 import { toSensorView } from '../sensor/sensor.view.js';
 import { type AlertEvent, type NotificationEvent, type Recipient } from './alert-events.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
@@ -264,10 +265,9 @@ export class AlertOutbox implements SensorTransitionSink {
  * them the table's open episode is the one.
  */
 function sprungAtAsOfEach(transitions: SensorTransition[], episodes: Map<SensorTransition, EpisodeOf>): Map<SensorTransition, Date | null> {
-  const keyOf = ({ sensor }: SensorTransition) => `${sensor.uid}\u0000${sensor.devId}`;
   const open = new Map<string, Date | null>();
   for (const transition of transitions) {
-    const key = keyOf(transition);
+    const key = sensorKey(transition.sensor);
     if (open.has(key)) continue;
     if (transition.kind === 'reset') open.set(key, episodes.get(transition)?.sprungAt ?? null);
     // A sensor sprung by the transaction was not sprung before it: no episode was open.
@@ -275,7 +275,7 @@ function sprungAtAsOfEach(transitions: SensorTransition[], episodes: Map<SensorT
   }
   const asOf = new Map<SensorTransition, Date | null>();
   for (const transition of transitions) {
-    const key = keyOf(transition);
+    const key = sensorKey(transition.sensor);
     if (!open.has(key)) continue;
     if (transition.kind === 'sprung') open.set(key, episodes.get(transition)?.sprungAt ?? transition.at);
     else if (transition.kind === 'reset') open.set(key, null);

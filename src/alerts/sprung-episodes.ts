@@ -3,6 +3,7 @@ import { fromColumnValue, rowsChanged, toColumnValue } from '../database/plain-s
 import { runStatements } from '../database/run-in-transaction.js';
 import { queryTogether, type Statement } from '../database/send-together.js';
 import type { SensorTransition } from '../sensor/projection/sensor-transition.js';
+import { sensorKey } from '../sensor/sensor-key.js';
 import { SprungEpisodeEntity } from './sprung-episode.entity.js';
 
 /** The episode a transition opened or closed. */
@@ -95,7 +96,7 @@ export function planEpisodes(transitions: SensorTransition[]): EpisodePlan {
   const openOf = new Map<string, NewEpisode[]>();
   for (const transition of transitions) {
     if (transition.kind !== 'sprung' && transition.kind !== 'reset') continue;
-    const key = `${transition.sensor.uid}\u0000${transition.sensor.devId}`;
+    const key = sensorKey(transition.sensor);
     const open = openOf.get(key);
     if (transition.kind === 'sprung') {
       const episode: NewEpisode = { sprung: transition, reset: null };

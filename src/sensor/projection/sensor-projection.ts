@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { SensorEntity } from '../sensor.entity.js';
+import { sensorKey } from '../sensor-key.js';
 import { applyRecord, type ProjectedRecord } from './sensor-step.js';
 import type { SensorTransition } from './sensor-transition.js';
 import type { ColumnMetadata } from '../../database/column-metadata.js';
@@ -110,7 +111,7 @@ export class SensorProjection {
     }
     const found = new Map<string, SensorEntity>();
     selects.forEach((select, index) => {
-      for (const row of select.read(results[index] as Array<Record<string, unknown>>)) found.set(keyOf(row.uid, row.devId), row);
+      for (const row of select.read(results[index] as Array<Record<string, unknown>>)) found.set(sensorKey(row), row);
     });
     return found;
   }
@@ -144,13 +145,11 @@ function fold(before: SensorEntity | null, records: ProjectedRecord[]): { sensor
   return { sensor: sensor!, transitions };
 }
 
-const keyOf = (uid: number, devId: string) => `${uid}\u0000${devId}`;
-
 /** The records per sensor, each sensor's in arrival order, the sensors in key order (uid, then dev_id by code point). */
 function groupBySensor(records: ProjectedRecord[]): Map<string, ProjectedRecord[]> {
   const groups = new Map<string, ProjectedRecord[]>();
   for (const record of records) {
-    const key = keyOf(record.uid, record.devId);
+    const key = sensorKey(record);
     const group = groups.get(key);
     if (group) group.push(record);
     else groups.set(key, [record]);
