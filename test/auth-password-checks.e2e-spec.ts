@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import request from 'supertest';
 import { LoginFailureEntity } from '../src/auth/token-endpoint/login-failure.entity.js';
 import { PasswordHasher } from '../src/auth/users/password-hasher.js';
@@ -93,4 +94,76 @@ describe('Token endpoint: password checks in flight', () => {
     const line = /^oauth_token_grants_total\{grant_type="password",outcome="busy"\} (\d+)$/m.exec(metrics.text);
     return line ? Number(line[1]) : 0;
   }
+});
+
+/**
+ * A password check can end after its request's database deadline (it waited its turn in the line).
+ * What the check decided is still written: a wrong password counts as a failure, and the check's
+ * pending row never outlives it to count against the name for PENDING_CHECK_SECONDS
+ * (docs/interface.md#failed-login-limits). The budget bounds each statement on MySQL; on SQLite it
+ * bounds transactions only, so there these writes would go through either way.
+ */
+describe('Token endpoint: a password check that ends after its database deadline', () => {
+  const saved = { ...process.env };
+  const DEADLINE_MS = 500;
+  let testApp: TestApp;
+  let client: TestClient;
+  let user: TestUser;
+
+  const passwordGrant = (password: string) =>
+    request(testApp.app.getHttpServer()).post(TOKEN_PATH).type('form').send({
+      grant_type: 'password',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      username: user.username,
+      password,
+    });
+
+  /** Sends the grant while the one place is held, and lets its check run only once its deadline has passed. */
+  const checkedAfterDeadline = async (password: string) => {
+    let release!: () => void;
+    const checks = testApp.app.get(PasswordHasher).checks;
+    const held = checks.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const answered = passwordGrant(password).then(({ status, body }) => ({ status, body }));
+    await until(() => checks.queued === 1);
+    // The budget started with the slot's row, before the check queued.
+    await delay(DEADLINE_MS + 100);
+    release();
+    await held;
+    return answered;
+  };
+
+  const loginRows = () => testApp.dataSource.getRepository(LoginFailureEntity).find();
+
+  beforeAll(async () => {
+    process.env.PASSWORD_CHECKS_IN_FLIGHT = '1';
+    process.env.PASSWORD_CHECK_QUEUE = '1';
+    process.env.DB_REQUEST_TIMEOUT_MS = String(DEADLINE_MS);
+    testApp = await createTestApp();
+  });
+
+  beforeEach(async () => {
+    await testApp.reset();
+    client = await createClient(testApp.app);
+    user = await createUser(testApp.app);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    process.env = { ...saved };
+  });
+
+  it('counts a wrong password as a failure and answers invalid_grant', async () => {
+    const response = await checkedAfterDeadline('not the password');
+
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_grant');
+    expect(await loginRows()).toEqual([expect.objectContaining({ username: user.username.toLowerCase(), pending: false })]);
+  });
+
+  it('leaves no pending row behind a right password', async () => {
+    await checkedAfterDeadline(user.password);
+
+    expect(await loginRows()).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@ import { type EntityManager, type FindOptionsWhere, LessThan, MoreThan, Not, Rep
 import { CLOCK, type Clock } from '../../common/time/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { wholeSeconds } from '../../common/time/whole-seconds.js';
-import { databaseTimeLeft } from '../../database/database-deadline.js';
+import { databaseTimeLeft, withDatabaseBudget } from '../../database/database-deadline.js';
 import { LoginFailureEntity, PENDING_CHECK_SECONDS } from './login-failure.entity.js';
 import { OAuthErrors } from './oauth-errors.js';
 
@@ -81,7 +81,9 @@ export class LoginFloodService {
 
   /** The password was wrong: the slot stays taken as a failure, dated now. */
   async fail(slot: LoginSlot): Promise<void> {
-    await this.failures.update({ id: slot.id }, { pending: false, attemptedAt: wholeSeconds(new Date(this.clock.now())) });
+    await this.ownBudget(() =>
+      this.failures.update({ id: slot.id }, { pending: false, attemptedAt: wholeSeconds(new Date(this.clock.now())) }),
+    );
   }
 
   /**
@@ -163,7 +165,16 @@ export class LoginFloodService {
 
   /** Gives the slot back: the password was right, or was never checked (a server fault). */
   async release(slot: LoginSlot): Promise<void> {
-    await this.failures.delete({ id: slot.id });
+    await this.ownBudget(() => this.failures.delete({ id: slot.id }));
+  }
+
+  /**
+   * A slot's last write settles what its request started, so it has a database budget of its own: under
+   * the request's, a check that ended after the request's deadline would leave its row pending, counted
+   * against the name and the address for PENDING_CHECK_SECONDS, and a wrong password uncounted.
+   */
+  private ownBudget<T>(write: () => Promise<T>): Promise<T> {
+    return withDatabaseBudget(this.config.database.requestTimeoutMs, write);
   }
 
   /**
