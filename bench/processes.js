@@ -147,7 +147,8 @@ export function cpuSecondsOf(pid) {
     return NaN;
   }
 }
-const CLOCK_TICKS = 100;
+/** Clock ticks a second of the CPU times in /proc (USER_HZ). */
+export const CLOCK_TICKS = 100;
 
 /** Pid of the MariaDB/MySQL server on this machine, if it runs here. */
 export function databaseServerPid() {

@@ -140,13 +140,13 @@ export function tokenTable({ config, memory, tokens, signing, revision }) {
     `Token endpoint (service only, ${tokens[0].concurrency} concurrent clients, ${config.tokenDuration} s each;` +
       ` service peak resident memory after it ${fmt(memory.hwmMiB)} MiB)`,
     '',
-    '| grant | grants/s | share of the pool signing rate | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB | SQL statements/grant |',
+    '| grant | grants/s | share of the pool signing rate | p50 ms | p99 ms | failed | CPU ms/grant service; MariaDB; load generator (wrk) | SQL statements/grant |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...tokens.map(
       (t) =>
         `| ${t.kind}${side(t)} | ${fmt(t.grantsPerSec)} | ${signing ? `${fmt((100 * t.grantsPerSec) / signing.threadPool)} %` : 'n/a'} |` +
         ` ${fmt(t.latencyMs.p50, 1)} | ${fmt(t.latencyMs.p99, 1)} | ${t.failed} |` +
-        ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
+        ` ${fmt(t.cpuPerGrantMs?.server, 3)}; ${fmt(t.cpuPerGrantMs?.database, 3)}; ${fmt(t.generatorCpuMsPerGrant, 3)} | ${fmt(t.databasePerGrant?.Questions, 1)} |`,
     ),
   ];
 }

@@ -1,37 +1,36 @@
 // @ts-check
-// Token endpoint load. A refresh grant revokes the refresh token it consumes, so a fixed-body load
-// generator cannot drive it: each worker here chains its own tokens (answer n's refresh_token is
-// request n+1's), over keep-alive connections. Password grants repeat the right credentials, each
-// worker those of its own user (the flood limit counts a name's attempts in flight).
+// Token endpoint load, driven by wrk (bench/wrk.js) so that the generator takes little of the cores the
+// service needs. A refresh grant revokes the refresh token it consumes, so a fixed-body load cannot
+// drive it: each of wrk's connections chains its own tokens (answer n's refresh_token is request n+1's)
+// in the generated Lua script. Password grants repeat the right credentials, each connection those of
+// its own user (the flood limit counts a name's attempts in flight). The first refresh tokens come
+// from password grants sent from here, before the clock starts.
 import http from 'node:http';
+import { CLOCK_TICKS } from './processes.js';
 import { percentile } from './report.js';
+import { LUA_CLOCKS, luaString, runWrk } from './wrk.js';
 
 export const TOKEN_PATH = '/api-sensor/oauth/token';
 
-function postForm(agent, baseUrl, form, timeoutMs) {
+function postForm(baseUrl, form, timeoutMs) {
   const url = new URL(TOKEN_PATH, baseUrl);
   const body = new URLSearchParams(form).toString();
   return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
     const req = http.request(
       url,
       {
         method: 'POST',
-        agent,
         timeout: timeoutMs,
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
       },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8'), ms });
-        });
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
       },
     );
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => resolve({ status: 0, text: error.message, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    req.on('error', (error) => resolve({ status: 0, text: error.message }));
     req.end(body);
   });
 }
@@ -39,11 +38,10 @@ function postForm(agent, baseUrl, form, timeoutMs) {
 /**
  * @param {string} baseUrl
  * @param {Record<string, string>} credentials
- * @param {import('node:http').Agent} [agent]
  * @param {number} [timeoutMs]
  */
-export async function passwordGrant(baseUrl, credentials, agent = undefined, timeoutMs = 10_000) {
-  const res = await postForm(agent, baseUrl, { grant_type: 'password', ...credentials }, timeoutMs);
+export async function passwordGrant(baseUrl, credentials, timeoutMs = 10_000) {
+  const res = await postForm(baseUrl, { grant_type: 'password', ...credentials }, timeoutMs);
   if (res.status !== 200) throw new Error(`password grant answered ${res.status}: ${res.text.slice(0, 300)}`);
   return JSON.parse(res.text);
 }
@@ -54,86 +52,196 @@ export async function passwordGrant(baseUrl, credentials, agent = undefined, tim
  * @param {string} baseUrl
  * @param {Record<string, string>} credentials
  * @param {number} count
- * @param {import('node:http').Agent} [agent]
  */
-export async function refreshChains(baseUrl, credentials, count, agent = undefined) {
+export async function refreshChains(baseUrl, credentials, count) {
   const chains = [];
   for (let i = 0; i < count; i += 4) {
-    const batch = Array.from({ length: Math.min(4, count - i) }, () => passwordGrant(baseUrl, credentials, agent, 30_000));
+    const batch = Array.from({ length: Math.min(4, count - i) }, () => passwordGrant(baseUrl, credentials, 30_000));
     chains.push(...(await Promise.all(batch)).map((t) => t.refresh_token));
   }
   return chains;
 }
 
 /**
- * Runs `concurrency` workers for `durationSec`; `kind` is `refresh` or `password`. Refresh workers
- * start from `chains` when given (one refresh token each), else from password grants made before the
- * clock starts.
- * `credentials`: client_id, client_secret, username, password; `users`: `{ username, password }` for the
- * password workers, one each (the credentials' user when there are none).
- * @param {{ baseUrl: string; kind: string; credentials: Record<string, string>; users?: Array<{ username: string; password: string }>;
- *   concurrency: number; durationSec: number; timeoutMs?: number; chains?: string[] }} options
+ * The Lua script of one run of grants. Thread `i` sends `forms[i % forms.length]`: for password
+ * grants the whole form (one user each), for refresh grants its first refresh token, each answer's
+ * refresh_token then being the thread's next. A refresh that fails breaks its chain: the thread's next
+ * request is a password grant (`regrant`, not counted) that starts a new one. `done` writes the
+ * figures, the answers (status, latency) and samples of failures to `outputPath`. `refreshPrefix`
+ * is a refresh grant's form up to its token.
  */
-export async function tokenRun({ baseUrl, kind, credentials, users = [], concurrency, durationSec, timeoutMs = 10_000, chains: given }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const { client_id, client_secret, username, password } = credentials;
+function grantScript({ kind, forms, regrant, refreshPrefix, outputPath }) {
+  const lua = String.raw;
+  return lua`-- generated by bench/token-load.js for one run
+local kind = ${luaString(kind)}
+local forms = {
+${forms.map((form) => `  ${luaString(form)},`).join('\n')}
+}
+local regrantForm = ${luaString(regrant)}
+local refreshPrefix = ${luaString(refreshPrefix)}
+local path = ${luaString(TOKEN_PATH)}
+local threads = {}
+local index = 0
+
+function setup(thread)
+  thread:set("slot", index)
+  -- wrk calls the first thread's request() once before it runs, to check it: that one is never sent.
+  thread:set("checked", index > 0)
+  index = index + 1
+  table.insert(threads, thread)
+end
+
+${LUA_CLOCKS}
+-- Globals of each thread, read back by done().
+answers = {}
+samples = {}
+ok = 0
+failed = 0
+regrants = 0
+inFlight = 0
+loadTicks = nil
+local token, broken, pending, started
+
+function init(args)
+  token = forms[(slot % #forms) + 1]
+end
+
+local function urlencoded(text)
+  return (string.gsub(text, "[^%w%-%._~]", function(c) return string.format("%%%02X", string.byte(c)) end))
+end
+
+local head
+local function post(text)
+  if head == nil then
+    head = "POST " .. path .. " HTTP/1.1\r\nHost: " .. (wrk.headers["Host"] or wrk.host) ..
+      "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "
+  end
+  return head .. #text .. "\r\n\r\n" .. text
+end
+
+local function form()
+  if broken then return regrantForm end
+  if kind == "refresh" then return refreshPrefix .. urlencoded(token) end
+  return token
+end
+
+function request()
+  if not checked then
+    checked = true
+    return post(form())
+  end
+  if loadTicks == nil then loadTicks = cpuTicks() end
+  pending = broken and "regrant" or "grant"
+  inFlight = 1
+  started = micros()
+  return post(form())
+end
+
+function response(status, headers, text)
+  if pending == nil then return end
+  inFlight = 0
+  local refresh = status == 200 and string.match(text, '"refresh_token"%s*:%s*"([^"]+)"')
+  local granted = refresh and string.find(text, '"access_token"', 1, true)
+  if pending == "grant" then
+    answers[#answers + 1] = string.format("%d %d", status, micros() - started)
+    if granted then ok = ok + 1 else failed = failed + 1 end
+  else
+    regrants = regrants + 1
+  end
+  if not granted and #samples < 5 then
+    samples[#samples + 1] = string.format("%d %s", status, (string.gsub(string.sub(text or "", 1, 300), "\n", " ")))
+  end
+  if kind == "refresh" then
+    broken = not granted
+    if granted then token = refresh end
+  end
+  pending = nil
+end
+
+function done(summary, latency, requests)
+  local out = assert(io.open(${luaString(outputPath)}, "w"))
+  out:write(string.format("duration %.0f\n", summary.duration))
+  local loadBegan = 0
+  for _, thread in ipairs(threads) do loadBegan = math.max(loadBegan, thread:get("loadTicks") or 0) end
+  out:write(string.format("cpu %d\n", cpuTicks() - loadBegan))
+  for _, thread in ipairs(threads) do
+    out:write(string.format("counts %d %d %d %d\n", thread:get("ok"), thread:get("failed"), thread:get("regrants"), thread:get("inFlight")))
+    for _, line in ipairs(thread:get("answers")) do out:write("answer " .. line .. "\n") end
+    for _, line in ipairs(thread:get("samples")) do out:write("sample " .. line .. "\n") end
+  end
+  out:close()
+end
+`;
+}
+
+/**
+ * Runs `concurrency` clients for `durationSec` with wrk (one connection each); `kind` is `refresh` or
+ * `password`. Refresh clients start from `chains` when given (one refresh token each), else from
+ * password grants made before the clock starts. `credentials`: client_id, client_secret, username,
+ * password; `users`: `{ username, password }` for the password clients, one each (the credentials'
+ * user when there are none). Reports the grants, their latency, the generator's own CPU a grant, and
+ * `unanswered`: the requests in flight when wrk stopped, which the service completes before this returns.
+ * @param {{ baseUrl: string; kind: string; credentials: Record<string, string>; users?: Array<{ username: string; password: string }>;
+ *   concurrency: number; durationSec: number; timeoutSec?: number; chains?: string[] }} options
+ */
+export async function tokenRun({ baseUrl, kind, credentials, users = [], concurrency, durationSec, timeoutSec = 10, chains }) {
+  const { client_id = '', client_secret = '', username = '', password = '' } = credentials;
+  const client = { client_id, client_secret };
+  const passwordForm = (user) => new URLSearchParams({ grant_type: 'password', ...client, ...user }).toString();
+  const forms =
+    kind === 'refresh'
+      ? (chains ?? (await refreshChains(baseUrl, credentials, concurrency)))
+      : (users.length > 0 ? users : [{ username, password }]).map(passwordForm);
+  const refreshPrefix = `${new URLSearchParams({ grant_type: 'refresh_token', ...client }).toString()}&refresh_token=`;
+  const output = await runWrk({
+    script: (outputPath) => grantScript({ kind, forms, regrant: passwordForm({ username, password }), refreshPrefix, outputPath }),
+    url: new URL(TOKEN_PATH, baseUrl).href,
+    connections: concurrency,
+    durationSec,
+    timeoutSec,
+  });
+  // wrk stops with a request in flight on each connection, which the service still answers; password
+  // checks run in order of arrival, so this grant's answer comes after theirs, and the next run starts
+  // with none left (they would fill its line of password checks).
+  await passwordGrant(baseUrl, credentials, 30_000);
+  return readGrants(output, { kind, concurrency });
+}
+
+function readGrants(text, { kind, concurrency }) {
   const latencies = [];
   const statusCodes = {};
   const samples = [];
   let ok = 0;
   let failed = 0;
-
-  const chains = kind !== 'refresh' ? [] : given ? [...given] : await refreshChains(baseUrl, credentials, concurrency, agent);
-
-  const started = Date.now();
-  const deadline = started + durationSec * 1000;
-  const worker = async (index) => {
-    while (Date.now() < deadline) {
-      const own = users[index % Math.max(1, users.length)] ?? { username, password };
-      const form =
-        kind === 'refresh'
-          ? { grant_type: 'refresh_token', client_id, client_secret, refresh_token: chains[index] }
-          : { grant_type: 'password', client_id, client_secret, username: own.username, password: own.password };
-      const res = await postForm(agent, baseUrl, form, timeoutMs);
-      statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
-      latencies.push(res.ms);
-      let body = null;
-      try {
-        body = JSON.parse(res.text);
-      } catch {
-        // counted as a failure below
-      }
-      if (res.status === 200 && body?.access_token && body?.refresh_token) {
-        ok++;
-        if (kind === 'refresh') chains[index] = body.refresh_token;
-      } else {
-        failed++;
-        if (samples.length < 5) samples.push({ status: res.status, body: res.text.slice(0, 300) });
-        // Broken chain: start a new one (not timed as a refresh); a worker that cannot, stops.
-        if (kind === 'refresh') {
-          try {
-            chains[index] = (await passwordGrant(baseUrl, credentials, agent, 30_000)).refresh_token;
-          } catch (error) {
-            if (samples.length < 5) samples.push({ status: 'regrant', body: /** @type {Error} */ (error).message.slice(0, 300) });
-            return;
-          }
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
-  const elapsedSec = (Date.now() - started) / 1000;
-  agent.destroy();
+  let unanswered = 0;
+  let durationSec = NaN;
+  let generatorCpuSeconds = NaN;
+  for (const line of text.split('\n')) {
+    const [what, ...rest] = line.split(' ');
+    if (what === 'duration') durationSec = Number(rest[0]) / 1e6;
+    else if (what === 'cpu') generatorCpuSeconds = Number(rest[0]) / CLOCK_TICKS;
+    else if (what === 'counts') {
+      ok += Number(rest[0]);
+      failed += Number(rest[1]);
+      unanswered += Number(rest[3]);
+    } else if (what === 'answer') {
+      const [status = 0, micros = NaN] = rest.map(Number);
+      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      latencies.push(micros / 1000);
+    } else if (what === 'sample') samples.push({ status: Number(rest[0]), body: rest.slice(1).join(' ') });
+  }
   latencies.sort((a, b) => a - b);
   return {
     kind,
     concurrency,
-    durationSec: elapsedSec,
-    grantsPerSec: ok / elapsedSec,
+    durationSec,
+    grantsPerSec: ok / durationSec,
     ok,
     failed,
+    unanswered,
     statusCodes,
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? NaN },
+    generatorCpuMsPerGrant: (generatorCpuSeconds * 1000) / Math.max(1, ok + failed),
     errorSamples: samples,
   };
 }

@@ -12,9 +12,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { CLOCK_TICKS } from './processes.js';
 
 export const WRK = process.env.BENCH_WRK ?? '/usr/bin/wrk';
-const CLOCK_TICKS = 100;
 
 /** Why wrk cannot be used here (with how to install it), or null when it can. */
 export function wrkMissing() {
@@ -25,7 +25,7 @@ export function wrkMissing() {
 }
 
 /** A Lua string literal of `text`: printable ASCII as it is, every other byte as a decimal escape. */
-function luaString(text) {
+export function luaString(text) {
   let out = '"';
   for (const byte of Buffer.from(text, 'utf8')) {
     if (byte === 0x22 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
@@ -34,6 +34,34 @@ function luaString(text) {
   }
   return `${out}"`;
 }
+
+/**
+ * Lua for a generated script: `micros()`, a monotonic clock for each answer's latency from the
+ * request's start to its end as the client saw it (wrk's own figures add samples for the requests a
+ * slow answer held back), and `cpuTicks()`, the generator's own CPU so far.
+ */
+export const LUA_CLOCKS = String.raw`local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long seconds; long nanoseconds; } bench_timespec;
+int clock_gettime(int clock, bench_timespec *time);
+]]
+local clock = ffi.new("bench_timespec")
+local function micros()
+  ffi.C.clock_gettime(1, clock)
+  return tonumber(clock.seconds) * 1000000 + math.floor(tonumber(clock.nanoseconds) / 1000)
+end
+
+-- The process's CPU so far (user and system, in clock ticks): whichever thread reads it, /proc/self
+-- is the whole process.
+local function cpuTicks()
+  local file = io.open("/proc/self/stat")
+  local stat = file:read("*a")
+  file:close()
+  local fields = {}
+  for field in string.gmatch(string.sub(stat, string.find(stat, ")", 1, true) + 2), "%S+") do fields[#fields + 1] = field end
+  return tonumber(fields[12]) + tonumber(fields[13])
+end
+`;
 
 /**
  * The Lua script of one run. Thread `i` numbers its reports from `serialBase + i * stride`; a
@@ -66,30 +94,7 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
--- The latency of each answer, from the request's start to its end, as the clients saw it (wrk's own
--- figures add samples for the requests a slow answer held back).
-local ffi = require("ffi")
-ffi.cdef[[
-typedef struct { long seconds; long nanoseconds; } bench_timespec;
-int clock_gettime(int clock, bench_timespec *time);
-]]
-local clock = ffi.new("bench_timespec")
-local function micros()
-  ffi.C.clock_gettime(1, clock)
-  return tonumber(clock.seconds) * 1000000 + math.floor(tonumber(clock.nanoseconds) / 1000)
-end
-
--- The process's CPU so far (user and system, in clock ticks): whichever thread reads it, /proc/self
--- is the whole process.
-local function cpuTicks()
-  local file = io.open("/proc/self/stat")
-  local stat = file:read("*a")
-  file:close()
-  local fields = {}
-  for field in string.gmatch(string.sub(stat, string.find(stat, ")", 1, true) + 2), "%S+") do fields[#fields + 1] = field end
-  return tonumber(fields[12]) + tonumber(fields[13])
-end
-
+${LUA_CLOCKS}
 -- Globals of each thread, read back by done(): first and checked (set by setup), sent, answers,
 -- samples, and loadTicks, the CPU when its load began (by the last thread's, every thread's script is
 -- compiled: what wrk spends starting is not the load's).
@@ -176,15 +181,31 @@ end
  * own CPU seconds.
  */
 export async function wrkRun({ baseUrl, path, headers, templates, prefix, serialBase, batchSize, connections, durationSec, timeoutSec }) {
+  const stride = Math.floor(10_000_000 / connections);
+  const output = await runWrk({
+    script: (outputPath) => script({ templates, prefix, serialBase, stride, batchSize, path, headers, outputPath }),
+    url: new URL(path, baseUrl).href,
+    connections,
+    durationSec,
+    timeoutSec,
+  });
+  return readOutput(output);
+}
+
+/**
+ * Runs wrk on `url` with the Lua script `script(outputPath)`, one thread per connection, and returns
+ * what the script's `done` wrote to `outputPath`.
+ * @param {{ script: (outputPath: string) => string; url: string; connections: number; durationSec: number; timeoutSec: number }} run
+ */
+export async function runWrk({ script: scriptFor, url, connections, durationSec, timeoutSec }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'sensor-bench-wrk-'));
   try {
     const scriptPath = join(dir, 'load.lua');
     const outputPath = join(dir, 'out.txt');
-    const stride = Math.floor(10_000_000 / connections);
-    writeFileSync(scriptPath, script({ templates, prefix, serialBase, stride, batchSize, path, headers, outputPath }));
+    writeFileSync(scriptPath, scriptFor(outputPath));
     const args = ['-t', String(connections), '-c', String(connections), '-d', `${durationSec}s`, '--timeout', `${timeoutSec}s`];
     const { code, stderr } = await new Promise((resolve, reject) => {
-      const child = spawn(WRK, [...args, '-s', scriptPath, new URL(path, baseUrl).href], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(WRK, [...args, '-s', scriptPath, url], { stdio: ['ignore', 'pipe', 'pipe'] });
       let errors = '';
       child.stdout.resume();
       child.stderr.on('data', (chunk) => (errors += chunk));
@@ -192,7 +213,7 @@ export async function wrkRun({ baseUrl, path, headers, templates, prefix, serial
       child.on('exit', (exitCode) => resolve({ code: exitCode, stderr: errors }));
     });
     if (code !== 0) throw new Error(`wrk failed (${code}): ${stderr.trim()}`);
-    return readOutput(readFileSync(outputPath, 'utf8'));
+    return readFileSync(outputPath, 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
