@@ -371,6 +371,10 @@ describe('Alerts', () => {
     await until(() => receiver.received.length >= 2);
     expect(receiver.events()).toEqual(['silent trap-8', 'back trap-8']);
     expect(receiver.received[1]!.json).toMatchObject({ sensor: { dev_id: 'trap-8', state: 'ok' } });
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    expect(receiver.received[1]!.json!.text).toBe(
+      `Sensor trap-8 back: reported at ${siteWallClock(new Date(clock.now()), zone, clock.now())}, its record dated ${siteTime(0)}`,
+    );
 
     clock.advance((600 + 900 + 1) * 1000);
     await until(() => receiver.received.length >= 3);
@@ -508,6 +512,29 @@ describe('Alerts', () => {
     expect(receiver.received[1]!.json!.text).toMatch(
       /^Deadline: trap trap-later sprung 1 d 2 h ago \(.+\) and still not set: the 24 hours are up$/,
     );
+  });
+
+  it('tells of a trap reported late in one batch with the Set that followed it when it was set again, not that its deadline passed', async () => {
+    const alertId = await twoDaysBefore(() => createWebhookAlert(owner.username, 'sprung,reset'));
+    const sprungAt = new Date(clock.now() - 26 * HOUR_MS);
+    const setAt = new Date(sprungAt.getTime() + 2 * HOUR_MS);
+    const reports = [
+      { dev_id: 'trap-backlog', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' },
+      { dev_id: 'trap-backlog', time: setAt.toISOString(), event: 'Set', status: 'Set' },
+    ];
+    await submitBatch(
+      testApp.app,
+      reports.map((report) => reportBody({ timeout: 3600, ...report })),
+      { token: owner.accessToken },
+    ).expect(201);
+    await until(() => receiver.received.length >= 2);
+
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    expect(receiver.received.map((received) => received.json!.text)).toEqual([
+      `Trap trap-backlog sprung at ${siteWallClock(sprungAt, zone, clock.now())}, reported 1 d 2 h late; set again at ${siteWallClock(setAt, zone, clock.now(), 'date')}`,
+      `Trap trap-backlog set again at ${siteWallClock(setAt, zone, clock.now())}, after 2 h sprung`,
+    ]);
+    expect(await stepsOf(alertId)).toEqual(['sprung', 'reset']);
   });
 
   it("writes no step of an episode a Set closed after the clock's pass read it open: the reset stays the episode's last notification", async () => {

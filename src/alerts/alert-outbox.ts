@@ -87,6 +87,7 @@ export class AlertOutbox implements SensorTransitionSink {
     const reportedAt = wholeSeconds(new Date(this.clock.now())).getTime();
     const batteryLows = await this.batteryLows(manager, alerts, transitions);
     const sprungAtThen = sprungAtAsOfEach(transitions, episodes);
+    const setAgain = setAgainAt(transitions);
     const notifications: NewNotification[] = [];
     for (const transition of transitions) {
       const { sensor } = transition;
@@ -111,7 +112,9 @@ export class AlertOutbox implements SensorTransitionSink {
           sprungAt: sprungAtThen.get(transition),
           facts: {
             sprungAt,
-            reportedAt: event === 'sprung' && reportedLate(alert, transition.at, reportedAt) ? new Date(reportedAt) : undefined,
+            reportedAt:
+              event === 'back' || (event === 'sprung' && reportedLate(alert, transition.at, reportedAt)) ? new Date(reportedAt) : undefined,
+            setAt: event === 'sprung' ? setAgain.get(transition) : undefined,
             value: transition.value,
             threshold: Number(event === 'battery_low' ? alert.batteryBelow : alert.baitBelow),
             tiltSensor: sensor.lastTiltSensor,
@@ -254,6 +257,19 @@ export class AlertOutbox implements SensorTransitionSink {
       previous.created.getTime() < alert.created.getTime();
     return armed ? 'bait_low' : null;
   }
+}
+
+/** For each sprung transition that a later one of the same transaction undid, when its trap was set again. */
+function setAgainAt(transitions: SensorTransition[]): Map<SensorTransition, Date> {
+  const setAt = new Map<SensorTransition, Date>();
+  const sprung = new Map<string, SensorTransition>();
+  for (const transition of transitions) {
+    const key = sensorKey(transition.sensor);
+    if (transition.kind === 'sprung') sprung.set(key, transition);
+    const undone = transition.kind === 'reset' ? sprung.get(key) : undefined;
+    if (undone) setAt.set(undone, transition.at);
+  }
+  return setAt;
 }
 
 /**

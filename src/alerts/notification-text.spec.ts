@@ -39,6 +39,21 @@ describe(notificationText.name, () => {
     );
   });
 
+  it('says of a trap reported late together with its Set when it was set again, not where its deadline stands', () => {
+    expect(text('sprung', '2026-11-24T23:00:00Z', { reportedAt: new Date(NOW), setAt: new Date('2026-11-25T07:15:00Z') })).toBe(
+      'Trap trap-1 sprung at 12:00 on 25 Nov (NZDT), reported 1 d 2 h late; set again at 20:15 on 25 Nov (NZDT)',
+    );
+  });
+
+  it("says when a sensor came back by when its record arrived, and the record's own time beside it when that differs", () => {
+    expect(text('back', '2026-11-26T01:00:00Z', { reportedAt: new Date(NOW + 20_000) })).toBe(
+      'Sensor trap-1 back: reported at 14:00 (NZDT)',
+    );
+    expect(text('back', '2026-11-24T21:10:00Z', { reportedAt: new Date(NOW) })).toBe(
+      'Sensor trap-1 back: reported at 14:00 (NZDT), its record dated 10:10 on 25 Nov (NZDT)',
+    );
+  });
+
   it('says a duration in whole minutes, never rounded up past the 24-hour deadline', () => {
     // Reported 23 h 59 min 40 s after it was sprung: its deadline is still 20 s away.
     expect(text('sprung', '2026-11-25T01:00:20Z', { reportedAt: new Date(NOW) })).toBe(

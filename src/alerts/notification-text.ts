@@ -7,8 +7,13 @@ export interface TextFacts {
   siteTimezone: string;
   /** reset: when the trap was sprung; the 24-hour clock: the same. */
   sprungAt?: Date | null;
-  /** sprung: when a report that came after a step of the 24-hour clock arrived (sprung-clock.ts reportedLate). */
+  /**
+   * sprung: when a report that came after a step of the 24-hour clock arrived (sprung-clock.ts
+   * reportedLate); back: when the record that ended the silence arrived.
+   */
   reportedAt?: Date;
+  /** sprung, reported late: when a later record of the same transaction set the trap again. */
+  setAt?: Date;
   /** battery_low: the voltage; bait_low: the level. */
   value?: number;
   /** battery_low and bait_low: the alert's threshold. */
@@ -82,11 +87,15 @@ function spokenDuration(ms: number): string {
   return `${rest} min`;
 }
 
-/** `reported 21 h late: the 24-hour deadline is 14:02 on 26 Nov (NZDT)`, or `… passed at …` once it has. */
-function reportedLate(sprungAt: Date, reportedAt: Date, zone: string, now: number): string {
+/**
+ * `reported 21 h late: the 24-hour deadline is 14:02 on 26 Nov (NZDT)`, or `… passed at …` once it has;
+ * `reported 30 h late; set again at 20:15 on 25 Nov (NZDT)` when the same transaction set it again.
+ */
+function reportedLate(sprungAt: Date, reportedAt: Date, setAt: Date | undefined, zone: string, now: number): string {
+  const late = `reported ${spokenDuration(reportedAt.getTime() - sprungAt.getTime())} late`;
+  if (setAt) return `${late}; set again at ${siteTime(setAt, zone, now, 'date')}`;
   const deadline = sprungAt.getTime() + SPRUNG_DEADLINE_SECONDS * 1000;
   const when = siteTime(new Date(deadline), zone, now, 'date');
-  const late = `reported ${spokenDuration(reportedAt.getTime() - sprungAt.getTime())} late`;
   return deadline <= reportedAt.getTime() ? `${late}: the 24-hour deadline passed at ${when}` : `${late}: the 24-hour deadline is ${when}`;
 }
 
@@ -99,7 +108,7 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
   switch (event) {
     case 'sprung':
       return facts.reportedAt
-        ? `Trap ${devId} sprung at ${at}, ${reportedLate(facts.at, facts.reportedAt, zone, facts.now)}`
+        ? `Trap ${devId} sprung at ${at}, ${reportedLate(facts.at, facts.reportedAt, facts.setAt, zone, facts.now)}`
         : `Trap ${devId} sprung at ${at}`;
     case 'reset':
       return facts.sprungAt
@@ -107,8 +116,13 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
         : `Trap ${devId} set again at ${at}`;
     case 'silent':
       return `Sensor ${devId} silent: nothing heard within its heartbeat period (noticed at ${at})`;
-    case 'back':
-      return `Sensor ${devId} back: reported at ${at}`;
+    case 'back': {
+      // Silence is measured by arrival: the record's own time is said beside it when that differs.
+      const arrived = facts.reportedAt ? siteTime(facts.reportedAt, zone, facts.now) : at;
+      return arrived === at
+        ? `Sensor ${devId} back: reported at ${at}`
+        : `Sensor ${devId} back: reported at ${arrived}, its record dated ${at}`;
+    }
     case 'battery_low':
       return `Sensor ${devId} battery low: ${facts.value} V, below ${facts.threshold} V (at ${at})`;
     case 'tilted':

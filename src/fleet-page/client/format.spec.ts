@@ -1,4 +1,4 @@
-import { duration, isLowBattery, sprungClock, timeAgo, volts } from './format';
+import { duration, isLowBattery, siteTimeFormatter, sprungClock, timeAgo, volts } from './format';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,5 +40,14 @@ describe('what the fleet page writes', () => {
     expect(isLowBattery(null)).toBe(false);
     expect(volts('3.61')).toBe('3.61 V');
     expect(volts(null)).toBe('unknown');
+  });
+
+  it("writes times on the site's clock, with the year only when it is not the site's current year", () => {
+    const siteTime = siteTimeFormatter('Pacific/Auckland', () => NOW);
+
+    expect(siteTime(Date.parse('2026-03-01T01:02:00Z'))).toBe('1 Mar 14:02');
+    expect(siteTime(Date.parse('2025-03-12T01:02:00Z'))).toBe('12 Mar 2025 14:02');
+    // 31 Dec 2025 at 11:30 UTC is already 1 Jan 2026 at the site.
+    expect(siteTime(Date.parse('2025-12-31T11:30:00Z'))).toBe('1 Jan 00:30');
   });
 });

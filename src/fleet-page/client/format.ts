@@ -86,17 +86,16 @@ export function volts(voltage: string | null | undefined): string {
   return voltage === null || voltage === undefined || voltage === '' ? 'unknown' : `${voltage} V`;
 }
 
-/** Day, month and 24-hour time in the site's time zone: "12 Mar 14:02". */
-export function siteTimeFormatter(timeZone: string): (instant: number) => string {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  return (instant) => format.format(instant).replace(',', '');
+/**
+ * Day, month and 24-hour time in the site's time zone, "12 Mar 14:02", with the year when it is not
+ * the site's current year ("12 Mar 2025 14:02"): a record from another year must not read as this year's.
+ */
+export function siteTimeFormatter(timeZone: string, now: () => number = Date.now): (instant: number) => string {
+  const wallClock = { timeZone, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+  const thisYear = new Intl.DateTimeFormat('en-GB', wallClock);
+  const otherYear = new Intl.DateTimeFormat('en-GB', { ...wallClock, year: 'numeric' });
+  const year = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' });
+  return (instant) => (year.format(instant) === year.format(now()) ? thisYear : otherYear).format(instant).replace(',', '');
 }
 
 /** The zone's short name at an instant ("NZDT"), to say which clock the times are on. */
