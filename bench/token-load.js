@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { CLOCK_TICKS } from './processes.js';
 import { percentile } from './report.js';
-import { LUA_CLOCKS, luaString, runWrk } from './wrk.js';
+import { LUA_CLOCKS, LUA_THREADS, luaString, runWrk } from './wrk.js';
 
 export const TOKEN_PATH = '/api-sensor/oauth/token';
 
@@ -80,17 +80,7 @@ ${forms.map((form) => `  ${luaString(form)},`).join('\n')}
 local regrantForm = ${luaString(regrant)}
 local refreshPrefix = ${luaString(refreshPrefix)}
 local path = ${luaString(TOKEN_PATH)}
-local threads = {}
-local index = 0
-
-function setup(thread)
-  thread:set("slot", index)
-  -- wrk calls the first thread's request() once before it runs, to check it: that one is never sent.
-  thread:set("checked", index > 0)
-  index = index + 1
-  table.insert(threads, thread)
-end
-
+${LUA_THREADS}
 ${LUA_CLOCKS}
 -- Globals of each thread, read back by done().
 answers = {}

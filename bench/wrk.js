@@ -36,6 +36,22 @@ export function luaString(text) {
 }
 
 /**
+ * Lua for a generated script: `threads`, each thread wrk runs (for `done` to read their globals), and
+ * in each thread `slot`, its number from 0, and `checked`, whether its next request() will be sent.
+ */
+export const LUA_THREADS = String.raw`local threads = {}
+local index = 0
+
+function setup(thread)
+  thread:set("slot", index)
+  -- wrk calls the first thread's request() once before it runs, to check it: that one is never sent.
+  thread:set("checked", index > 0)
+  index = index + 1
+  table.insert(threads, thread)
+end
+`;
+
+/**
  * Lua for a generated script: `micros()`, a monotonic clock for each answer's latency from the
  * request's start to its end as the client saw it (wrk's own figures add samples for the requests a
  * slow answer held back), and `cpuTicks()`, the generator's own CPU so far.
@@ -83,19 +99,9 @@ ${Object.entries(headers)
   .map(([name, value]) => `  [${luaString(name)}] = ${luaString(value)},`)
   .join('\n')}
 }
-local threads = {}
-local index = 0
-
-function setup(thread)
-  thread:set("first", ${serialBase} + index * ${stride})
-  -- wrk calls the first thread's request() once before it runs, to check it: that one is never sent.
-  thread:set("checked", index > 0)
-  index = index + 1
-  table.insert(threads, thread)
-end
-
+${LUA_THREADS}
 ${LUA_CLOCKS}
--- Globals of each thread, read back by done(): first and checked (set by setup), sent, answers,
+-- Globals of each thread, read back by done(): first (set by init), sent, answers,
 -- samples, and loadTicks, the CPU when its load began (by the last thread's, every thread's script is
 -- compiled: what wrk spends starting is not the load's).
 local nextSerial, pendingFirst, pendingCount, started
@@ -105,6 +111,7 @@ sent = 0
 loadTicks = nil
 
 function init(args)
+  first = ${serialBase} + slot * ${stride}
   nextSerial = first
 end
 
