@@ -531,7 +531,7 @@ describe('Alerts', () => {
 
     const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
     expect(receiver.received.map((received) => received.json!.text)).toEqual([
-      `Trap trap-backlog sprung at ${siteWallClock(sprungAt, zone, clock.now())}, reported 1 d 2 h late; set again at ${siteWallClock(setAt, zone, clock.now(), 'date')}`,
+      `Trap trap-backlog sprung at ${siteWallClock(sprungAt, zone, clock.now())}, reported 1 d 2 h late; set again at ${siteWallClock(setAt, zone, clock.now())}`,
       `Trap trap-backlog set again at ${siteWallClock(setAt, zone, clock.now())}, after 2 h sprung`,
     ]);
     expect(await stepsOf(alertId)).toEqual(['sprung', 'reset']);

@@ -45,6 +45,19 @@ describe(notificationText.name, () => {
     );
   });
 
+  it('says by how much a trap set again after its 24 hours missed the deadline', () => {
+    expect(text('reset', '2026-11-26T01:00:00Z', { sprungAt: new Date('2026-11-24T19:00:00Z') })).toBe(
+      'Trap trap-1 set again at 14:00 (NZDT), after 1 d 6 h sprung, 6 h past the 24-hour deadline',
+    );
+    expect(text('sprung', '2026-11-24T01:00:00Z', { reportedAt: new Date(NOW), setAt: new Date('2026-11-25T07:00:00Z') })).toBe(
+      'Trap trap-1 sprung at 14:00 on 24 Nov (NZDT), reported 2 d late; set again at 20:00 on 25 Nov (NZDT), 6 h past the 24-hour deadline',
+    );
+  });
+
+  it('writes every month in three letters, September too', () => {
+    expect(text('tilted', '2026-09-27T01:00:00Z')).toBe('Trap trap-1 tilt sensor says True at 14:00 on 27 Sep (NZDT)');
+  });
+
   it("says when a sensor came back by when its record arrived, and the record's own time beside it when that differs", () => {
     expect(text('back', '2026-11-26T01:00:00Z', { reportedAt: new Date(NOW + 20_000) })).toBe(
       'Sensor trap-1 back: reported at 14:00 (NZDT)',

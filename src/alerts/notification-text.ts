@@ -37,10 +37,13 @@ export function siteTime(at: Date, timeZone: string, now: number, always: 'date'
   const day = siteDay(at, timeZone);
   const date =
     always === 'date' || day !== today
-      ? ` on ${part('day')} ${part('month')}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${part('year')}`}`
+      ? ` on ${Number(part('day'))} ${MONTHS[Number(part('month')) - 1]}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${part('year')}`}`
       : '';
   return `${part('hour')}:${part('minute')}${date} (${part('timeZoneName')})`;
 }
+
+/** The months as every line says them, three letters each (English locales write September `Sept`). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `2026-11-26`: the date at the site. */
 function siteDay(at: Date, timeZone: string): string {
@@ -60,7 +63,7 @@ function formatters(timeZone: string): { wallClock: Intl.DateTimeFormat; day: In
       wallClock: new Intl.DateTimeFormat('en-NZ', {
         timeZone,
         year: 'numeric',
-        month: 'short',
+        month: 'numeric',
         day: 'numeric',
         hour: '2-digit',
         minute: '2-digit',
@@ -87,13 +90,19 @@ function spokenDuration(ms: number): string {
   return `${rest} min`;
 }
 
+/** `, 6 h past the 24-hour deadline` when a trap was set again after its 24 hours were up; otherwise nothing. */
+function pastDeadline(sprungAt: Date, setAt: Date): string {
+  const over = setAt.getTime() - sprungAt.getTime() - SPRUNG_DEADLINE_SECONDS * 1000;
+  return over >= 0 ? `, ${spokenDuration(over)} past the 24-hour deadline` : '';
+}
+
 /**
  * `reported 21 h late: the 24-hour deadline is 14:02 on 26 Nov (NZDT)`, or `… passed at …` once it has;
  * `reported 30 h late; set again at 20:15 on 25 Nov (NZDT)` when the same transaction set it again.
  */
 function reportedLate(sprungAt: Date, reportedAt: Date, setAt: Date | undefined, zone: string, now: number): string {
   const late = `reported ${spokenDuration(reportedAt.getTime() - sprungAt.getTime())} late`;
-  if (setAt) return `${late}; set again at ${siteTime(setAt, zone, now, 'date')}`;
+  if (setAt) return `${late}; set again at ${siteTime(setAt, zone, now)}${pastDeadline(sprungAt, setAt)}`;
   const deadline = sprungAt.getTime() + SPRUNG_DEADLINE_SECONDS * 1000;
   const when = siteTime(new Date(deadline), zone, now, 'date');
   return deadline <= reportedAt.getTime() ? `${late}: the 24-hour deadline passed at ${when}` : `${late}: the 24-hour deadline is ${when}`;
@@ -112,7 +121,7 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
         : `Trap ${devId} sprung at ${at}`;
     case 'reset':
       return facts.sprungAt
-        ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung`
+        ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung${pastDeadline(facts.sprungAt, facts.at)}`
         : `Trap ${devId} set again at ${at}`;
     case 'silent':
       return `Sensor ${devId} silent: nothing heard within its heartbeat period (noticed at ${at})`;

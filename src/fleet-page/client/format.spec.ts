@@ -49,5 +49,6 @@ describe('what the fleet page writes', () => {
     expect(siteTime(Date.parse('2025-03-12T01:02:00Z'))).toBe('12 Mar 2025 14:02');
     // 31 Dec 2025 at 11:30 UTC is already 1 Jan 2026 at the site.
     expect(siteTime(Date.parse('2025-12-31T11:30:00Z'))).toBe('1 Jan 00:30');
+    expect(siteTime(Date.parse('2026-09-27T01:00:00Z'))).toBe('27 Sep 14:00');
   });
 });

@@ -86,16 +86,32 @@ export function volts(voltage: string | null | undefined): string {
   return voltage === null || voltage === undefined || voltage === '' ? 'unknown' : `${voltage} V`;
 }
 
+/** Three letters each, as the alerts write them (English locales write September `Sept`). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
 /**
  * Day, month and 24-hour time in the site's time zone, "12 Mar 14:02", with the year when it is not
  * the site's current year ("12 Mar 2025 14:02"): a record from another year must not read as this year's.
  */
 export function siteTimeFormatter(timeZone: string, now: () => number = Date.now): (instant: number) => string {
-  const wallClock = { timeZone, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
-  const thisYear = new Intl.DateTimeFormat('en-GB', wallClock);
-  const otherYear = new Intl.DateTimeFormat('en-GB', { ...wallClock, year: 'numeric' });
-  const year = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' });
-  return (instant) => (year.format(instant) === year.format(now()) ? thisYear : otherYear).format(instant).replace(',', '');
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const parts = (instant: number) => {
+    const found = format.formatToParts(instant);
+    return (type: Intl.DateTimeFormatPartTypes) => found.find((part) => part.type === type)?.value ?? '';
+  };
+  return (instant) => {
+    const part = parts(instant);
+    const year = part('year') === parts(now())('year') ? '' : ` ${part('year')}`;
+    return `${Number(part('day'))} ${MONTHS[Number(part('month')) - 1]}${year} ${part('hour')}:${part('minute')}`;
+  };
 }
 
 /** The zone's short name at an instant ("NZDT"), to say which clock the times are on. */

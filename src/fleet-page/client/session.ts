@@ -1,3 +1,5 @@
+import { duration } from './format';
+
 /**
  * The signed-in user's tokens, held in this module's memory only: never in localStorage,
  * sessionStorage, a cookie or a URL, so that they leave with the tab. The page is a public OAuth
@@ -117,7 +119,8 @@ async function signInFailure(response: Response): Promise<string> {
   if (response.status === 400) return 'Enter a user name and a password.';
   if (response.status === 429) {
     const seconds = Number(response.headers.get('Retry-After'));
-    const wait = Number.isFinite(seconds) && seconds > 0 ? ` Try again in ${Math.ceil(seconds / 60)} min.` : ' Try again later.';
+    const wait =
+      Number.isFinite(seconds) && seconds > 0 ? ` Try again in ${duration(Math.ceil(seconds / 60) * 60_000)}.` : ' Try again later.';
     return `Too many failed sign-ins.${wait}`;
   }
   if (response.status === 401) return 'This page is not registered with the service (its client is unknown).';
