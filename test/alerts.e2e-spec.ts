@@ -343,6 +343,7 @@ describe('Alerts', () => {
 
   it('raises silent by the clock with no traffic at all, and back with the next report', async () => {
     await createWebhookAlert(owner.username, 'silent,back');
+    const heardAt = new Date(clock.now());
     await send(owner, { dev_id: 'trap-9', time: deviceTime(0), timeout: 600 });
 
     // Past the period and the default 15-minute grace: the next pass of the clock finds it.
@@ -350,6 +351,10 @@ describe('Alerts', () => {
     await until(() => receiver.received.length >= 1);
     expect(receiver.events()).toEqual(['silent trap-9']);
     expect(receiver.received[0]!.json).toMatchObject({ record: null, sensor: { dev_id: 'trap-9', state: 'overdue' } });
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    expect(receiver.received[0]!.json!.text).toBe(
+      `Sensor trap-9 silent: last heard at ${siteWallClock(heardAt, zone, clock.now())}, nothing since within its heartbeat period of 10 min (noticed at ${siteWallClock(new Date(clock.now()), zone, clock.now())})`,
+    );
 
     // A token of the clock's present: the first expired while the clock moved.
     owner.accessToken = (await obtainTokens(testApp.app, owner.client, owner.user)).access_token;

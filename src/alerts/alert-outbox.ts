@@ -115,6 +115,8 @@ export class AlertOutbox implements SensorTransitionSink {
             reportedAt:
               event === 'back' || (event === 'sprung' && reportedLate(alert, transition.at, reportedAt)) ? new Date(reportedAt) : undefined,
             setAt: event === 'sprung' ? setAgain.get(transition) : undefined,
+            lastHeardAt: event === 'silent' ? sensor.lastReceived : undefined,
+            heartbeatSeconds: event === 'silent' ? sensor.heartbeatPeriod : undefined,
             value: transition.value,
             threshold: Number(event === 'battery_low' ? alert.batteryBelow : alert.baitBelow),
             tiltSensor: sensor.lastTiltSensor,

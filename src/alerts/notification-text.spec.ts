@@ -54,6 +54,12 @@ describe(notificationText.name, () => {
     );
   });
 
+  it('says when a silent sensor was last heard and its heartbeat period', () => {
+    expect(text('silent', '2026-11-26T01:00:00Z', { lastHeardAt: new Date('2026-11-25T23:35:00Z'), heartbeatSeconds: 3600 })).toBe(
+      'Sensor trap-1 silent: last heard at 12:35 (NZDT), nothing since within its heartbeat period of 1 h (noticed at 14:00 (NZDT))',
+    );
+  });
+
   it('writes every month in three letters, September too', () => {
     expect(text('tilted', '2026-09-27T01:00:00Z')).toBe('Trap trap-1 tilt sensor says True at 14:00 on 27 Sep (NZDT)');
   });

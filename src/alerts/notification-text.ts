@@ -14,6 +14,9 @@ export interface TextFacts {
   reportedAt?: Date;
   /** sprung, reported late: when a later record of the same transaction set the trap again. */
   setAt?: Date;
+  /** silent: when the sensor's last record arrived, and its heartbeat period in seconds. */
+  lastHeardAt?: Date;
+  heartbeatSeconds?: number;
   /** battery_low: the voltage; bait_low: the level. */
   value?: number;
   /** battery_low and bait_low: the alert's threshold. */
@@ -124,7 +127,9 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
         ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung${pastDeadline(facts.sprungAt, facts.at)}`
         : `Trap ${devId} set again at ${at}`;
     case 'silent':
-      return `Sensor ${devId} silent: nothing heard within its heartbeat period (noticed at ${at})`;
+      return facts.lastHeardAt && facts.heartbeatSeconds
+        ? `Sensor ${devId} silent: last heard at ${siteTime(facts.lastHeardAt, zone, facts.now)}, nothing since within its heartbeat period of ${spokenDuration(facts.heartbeatSeconds * 1000)} (noticed at ${at})`
+        : `Sensor ${devId} silent: nothing heard within its heartbeat period (noticed at ${at})`;
     case 'back': {
       // Silence is measured by arrival: the record's own time is said beside it when that differs.
       const arrived = facts.reportedAt ? siteTime(facts.reportedAt, zone, facts.now) : at;
