@@ -314,6 +314,36 @@ describe('The fleet page in Chromium', () => {
     noFaults(await faults());
   });
 
+  it('keeps the session when a refresh is answered busy, asking again after its Retry-After', async () => {
+    const { page, faults } = await open({ movableClock: true });
+    await signIn(page);
+    await shows.count(rows(page), 3);
+    const refreshes: number[] = [];
+    await page.route(`**${TOKEN_PATH}`, async (route) => {
+      refreshes.push(refreshes.length);
+      // The first refresh meets a busy service; the next goes through.
+      if (refreshes.length > 1) return route.continue();
+      const busy = 'The service is busy. Try again shortly.';
+      return route.fulfill({
+        status: 503,
+        headers: { 'Retry-After': '2' },
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'temporarily_unavailable', error_description: busy, message: busy }),
+      });
+    });
+
+    await page.clock.fastForward('04:31');
+    await until(() => refreshes.length === 1);
+    await page.clock.fastForward('00:03');
+    await until(() => refreshes.length === 2);
+    await page.clock.fastForward('00:30');
+
+    await shows.count(rows(page), 3);
+    expect(await page.locator('#fleet-view').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(false);
+    noFaults(await faults());
+  });
+
   it('says a wrong password in the page, and signs out to the sign-in form, forgetting the fleet', async () => {
     const { page, faults } = await open();
     await signIn(page, 'not the password');

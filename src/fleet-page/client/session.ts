@@ -20,6 +20,8 @@ class SessionEnded extends Error {}
 
 /** Refresh this long before the access token expires, so that a request never carries an expired one. */
 const REFRESH_MARGIN_MS = 30_000;
+/** Tries of a refresh that the service answers busy (503 or 429), each after its Retry-After, before signing out. */
+const BUSY_TRIES = 3;
 
 export class Session {
   private tokens: { access: string; refresh: string } | undefined;
@@ -80,18 +82,24 @@ export class Session {
   }
 
   private async exchangeRefreshToken(): Promise<void> {
-    const refreshToken = this.tokens?.refresh;
-    if (refreshToken === undefined) throw new SessionEnded('Not signed in.');
-    const response = await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    // Signed out meanwhile: the answer is not kept.
-    if (this.tokens?.refresh !== refreshToken) throw new SessionEnded('Signed out.');
-    if (!response.ok) {
-      const reason = response.status === 503 || response.status === 429 ? 'The service is busy.' : 'Your session has ended.';
+    for (let tried = 1; ; tried++) {
+      const refreshToken = this.tokens?.refresh;
+      if (refreshToken === undefined) throw new SessionEnded('Not signed in.');
+      const response = await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken });
+      // Signed out meanwhile: the answer is not kept.
+      if (this.tokens?.refresh !== refreshToken) throw new SessionEnded('Signed out.');
+      if (response.ok) return this.keep((await response.json()) as TokenAnswer);
+      const busy = response.status === 503 || response.status === 429;
+      // A refresh refused for being busy leaves its token usable (docs/interface.md#refresh-tokens): asked again.
+      if (busy && tried < BUSY_TRIES) {
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response)));
+        continue;
+      }
+      const reason = busy ? 'The service is busy.' : 'Your session has ended.';
       this.signOut();
       this.onEnded(`${reason} Please sign in again.`);
       throw new SessionEnded(reason);
     }
-    this.keep((await response.json()) as TokenAnswer);
   }
 
   private keep(answer: TokenAnswer): void {
@@ -110,6 +118,12 @@ export class Session {
       cache: 'no-store',
     });
   }
+}
+
+/** The answer's Retry-After, from 1 to 30 s; 5 s when it gives none. */
+function retryAfterMs(response: Response): number {
+  const seconds = Number(response.headers.get('Retry-After') ?? 5);
+  return Math.min(30, Math.max(1, Number.isFinite(seconds) ? seconds : 5)) * 1000;
 }
 
 /** The sentence for a refused password grant (docs/interface.md#errors-of-the-token-endpoint). */
