@@ -314,16 +314,17 @@ describe('The fleet page in Chromium', () => {
     noFaults(await faults());
   });
 
-  it('keeps the session when a refresh is answered busy, asking again after its Retry-After', async () => {
+  it('keeps the session through a renewal that meets no answer, then a busy service twice, asking again each time', async () => {
     const { page, faults } = await open({ movableClock: true });
     await signIn(page);
     await shows.count(rows(page), 3);
-    const refreshes: number[] = [];
+    const renewals: string[] = [];
+    const busy = 'The service is busy. Try again shortly.';
     await page.route(`**${TOKEN_PATH}`, async (route) => {
-      refreshes.push(refreshes.length);
-      // The first refresh meets a busy service; the next goes through.
-      if (refreshes.length > 1) return route.continue();
-      const busy = 'The service is busy. Try again shortly.';
+      renewals.push(['aborted', 'busy', 'busy'][renewals.length] ?? 'through');
+      const outcome = renewals.at(-1);
+      if (outcome === 'aborted') return route.abort('connectionreset');
+      if (outcome === 'through') return route.continue();
       return route.fulfill({
         status: 503,
         headers: { 'Retry-After': '2' },
@@ -332,12 +333,20 @@ describe('The fleet page in Chromium', () => {
       });
     });
 
+    // The access token lives 300 s; the page renews it 30 s before that, then after 5 s (no answer), 2 s and 2 s.
     await page.clock.fastForward('04:31');
-    await until(() => refreshes.length === 1);
-    await page.clock.fastForward('00:03');
-    await until(() => refreshes.length === 2);
+    for (const [count, wait] of [
+      [1, '00:06'],
+      [2, '00:03'],
+      [3, '00:03'],
+    ] as const) {
+      await until(() => renewals.length === count);
+      await page.clock.fastForward(wait);
+    }
+    await until(() => renewals.length === 4);
     await page.clock.fastForward('00:30');
 
+    expect(renewals).toEqual(['aborted', 'busy', 'busy', 'through']);
     await shows.count(rows(page), 3);
     expect(await page.locator('#fleet-view').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(false);

@@ -20,8 +20,8 @@ class SessionEnded extends Error {}
 
 /** Refresh this long before the access token expires, so that a request never carries an expired one. */
 const REFRESH_MARGIN_MS = 30_000;
-/** Tries of a refresh that the service answers busy (503 or 429), each after its Retry-After, before signing out. */
-const BUSY_TRIES = 3;
+/** Times a refresh answered busy (503 or 429) or not at all is sent again, after its Retry-After, before signing out. */
+const BUSY_RETRIES = 3;
 
 export class Session {
   private tokens: { access: string; refresh: string } | undefined;
@@ -82,16 +82,17 @@ export class Session {
   }
 
   private async exchangeRefreshToken(): Promise<void> {
-    for (let tried = 1; ; tried++) {
+    for (let retries = 0; ; retries++) {
       const refreshToken = this.tokens?.refresh;
       if (refreshToken === undefined) throw new SessionEnded('Not signed in.');
-      const response = await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken });
+      // A network error is no answer: like a busy one, it leaves the refresh token usable.
+      const response = await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }).catch(() => null);
       // Signed out meanwhile: the answer is not kept.
       if (this.tokens?.refresh !== refreshToken) throw new SessionEnded('Signed out.');
-      if (response.ok) return this.keep((await response.json()) as TokenAnswer);
-      const busy = response.status === 503 || response.status === 429;
+      if (response?.ok) return this.keep((await response.json()) as TokenAnswer);
+      const busy = response === null || response.status === 503 || response.status === 429;
       // A refresh refused for being busy leaves its token usable (docs/interface.md#refresh-tokens): asked again.
-      if (busy && tried < BUSY_TRIES) {
+      if (busy && retries < BUSY_RETRIES) {
         await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response)));
         continue;
       }
@@ -120,9 +121,9 @@ export class Session {
   }
 }
 
-/** The answer's Retry-After, from 1 to 30 s; 5 s when it gives none. */
-function retryAfterMs(response: Response): number {
-  const seconds = Number(response.headers.get('Retry-After') ?? 5);
+/** The answer's Retry-After, from 1 to 30 s; 5 s when it gives none or there is no answer. */
+function retryAfterMs(response: Response | null): number {
+  const seconds = Number(response?.headers.get('Retry-After') ?? 5);
   return Math.min(30, Math.max(1, Number.isFinite(seconds) ? seconds : 5)) * 1000;
 }
 
