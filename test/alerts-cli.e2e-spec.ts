@@ -232,7 +232,11 @@ describe('Alert commands', () => {
     [['--on', 'sprung', '--webhook', 'https://x.example/h', '--format', 'xml'], '--format must be one of json, slack, text (got "xml").'],
     [
       ['--on', 'sprung', '--webhook', 'https://x.example/h', '--battery-below', 'low'],
-      '--battery-below must be a positive number such as 3.3 (got "low").',
+      '--battery-below must be a voltage above 0, such as 3.3, with at most three decimals (got "low").',
+    ],
+    [
+      ['--on', 'bait_low', '--webhook', 'https://x.example/h', '--bait-below', 'NaN'],
+      '--bait-below must be a bait level above 0, such as 20, with at most three decimals (got "NaN").',
     ],
     [
       ['--on', 'sprung', '--webhook', 'https://x.example/h', '--escalate-after', '20h'],

@@ -98,10 +98,16 @@ export function parseFormat(text: string | undefined): WebhookFormat {
   return text as WebhookFormat;
 }
 
+/** What each threshold is, with an example in its own unit, for the message refusing one. */
+const THRESHOLDS: Record<'battery-below' | 'bait-below', string> = {
+  'battery-below': 'a voltage above 0, such as 3.3',
+  'bait-below': 'a bait level above 0, such as 20',
+};
+
 /** A positive decimal with at most three decimals, below 1,000,000 (the column's range). */
-export function parseThreshold(text: string, option: string): string {
+export function parseThreshold(text: string, option: 'battery-below' | 'bait-below'): string {
   if (!/^\d{1,6}(\.\d{1,3})?$/.test(text.trim()) || Number(text) <= 0)
-    fail(`--${option} must be a positive number such as 3.3 (got "${text}").`);
+    fail(`--${option} must be ${THRESHOLDS[option]}, with at most three decimals (got "${text}").`);
   return text.trim();
 }
 
