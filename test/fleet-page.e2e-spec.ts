@@ -89,8 +89,8 @@ describe('The fleet page in Chromium', () => {
     return opened;
   };
 
-  const signIn = async (page: Page, password = user.password) => {
-    await page.getByLabel('User name').fill(user.username);
+  const signIn = async (page: Page, password = user.password, username = user.username) => {
+    await page.getByLabel('User name').fill(username);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
@@ -350,6 +350,26 @@ describe('The fleet page in Chromium', () => {
     await shows.count(rows(page), 3);
     expect(await page.locator('#fleet-view').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(false);
+    noFaults(await faults());
+  });
+
+  it('says how long a name is held back after five wrong passwords, and that an administrator can lift it', async () => {
+    const held = await createUser(testApp.app, { username: 'held-back', password: 'the right one 2026' });
+    const { page, faults } = await open();
+    // Each attempt answered before the next: one still being checked would hold the next back instead.
+    const attempt = async (password: string) => {
+      const answered = page.waitForResponse((answer) => answer.url().endsWith(TOKEN_PATH));
+      await signIn(page, password, held.username);
+      return (await answered).status();
+    };
+    for (let wrong = 1; wrong <= 5; wrong++) expect(await attempt(`wrong ${wrong}`)).toBe(400);
+
+    expect(await attempt(held.password)).toBe(429);
+    // The service's clock stands still here: the whole 6 hours are left.
+    await shows.text(
+      page.getByRole('alert'),
+      'Too many failed sign-ins for this name. Try again in 6 h. An administrator can unblock it sooner.',
+    );
     noFaults(await faults());
   });
 

@@ -129,14 +129,17 @@ function retryAfterMs(response: Response | null): number {
 
 /** The sentence for a refused password grant (docs/interface.md#errors-of-the-token-endpoint). */
 async function signInFailure(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  const body = (await response.json().catch(() => ({}))) as { error?: string; error_description?: string };
   if (response.status === 400 && body.error === 'invalid_grant') return 'The user name or password is wrong.';
   if (response.status === 400) return 'Enter a user name and a password.';
   if (response.status === 429) {
     const seconds = Number(response.headers.get('Retry-After'));
     const wait =
       Number.isFinite(seconds) && seconds > 0 ? ` Try again in ${duration(Math.ceil(seconds / 60) * 60_000)}.` : ' Try again later.';
-    return `Too many failed sign-ins.${wait}`;
+    // The name's limit says "account"; unlike the address's, an administrator can lift it (user:unblock).
+    if (body.error_description?.includes('account'))
+      return `Too many failed sign-ins for this name.${wait} An administrator can unblock it sooner.`;
+    return `Too many failed sign-ins from this network.${wait}`;
   }
   if (response.status === 401) return 'This page is not registered with the service (its client is unknown).';
   if (response.status === 503) return 'The service is busy. Try again shortly.';
