@@ -537,9 +537,32 @@ describe('Alerts', () => {
     const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
     expect(receiver.received.map((received) => received.json!.text)).toEqual([
       `Trap trap-backlog sprung at ${siteWallClock(sprungAt, zone, clock.now())}, reported 1 d 2 h late; set again at ${siteWallClock(setAt, zone, clock.now())}`,
-      `Trap trap-backlog set again at ${siteWallClock(setAt, zone, clock.now())}, after 2 h sprung`,
+      `Trap trap-backlog set again at ${siteWallClock(setAt, zone, clock.now())}, after 2 h sprung, reported 1 d late`,
     ]);
     expect(await stepsOf(alertId)).toEqual(['sprung', 'reset']);
+  });
+
+  it("says of a Set reported after its trap's deadline went out how late it was reported", async () => {
+    const alertId = await createWebhookAlert(owner.username, 'sprung,reset');
+    const sprungAt = new Date(clock.now());
+    await send(owner, { dev_id: 'trap-slow-set', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' });
+    clock.advance(25 * HOUR_MS);
+    await until(async () => (await stepsOf(alertId)).includes('sprung_deadline'));
+
+    // Set an hour after it was sprung, heard of a day later (a token of the clock's present: the first expired).
+    owner.accessToken = (await obtainTokens(testApp.app, owner.client, owner.user)).access_token;
+    const setAt = new Date(sprungAt.getTime() + HOUR_MS);
+    await send(owner, { dev_id: 'trap-slow-set', time: setAt.toISOString(), event: 'Set', status: 'Set' });
+    await until(async () => (await stepsOf(alertId)).includes('reset'));
+
+    const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
+    const [reset] = (await testApp.dataSource.query("SELECT text FROM alert_notifications WHERE alert_id = ? AND event = 'reset'", [
+      alertId,
+    ])) as Array<{ text: string }>;
+    expect(reset!.text).toBe(
+      `Trap trap-slow-set set again at ${siteWallClock(setAt, zone, clock.now())}, after 1 h sprung, reported 1 d late`,
+    );
+    await settled();
   });
 
   it("writes no step of an episode a Set closed after the clock's pass read it open: the reset stays the episode's last notification", async () => {

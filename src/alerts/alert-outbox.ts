@@ -19,7 +19,7 @@ import { firedBatteryLows } from './battery-crossings.js';
 import { type NotificationQueue, NotificationSignal } from './notification-signal.js';
 import { notificationText, type TextFacts } from './notification-text.js';
 import { hearsBatteryLow, type KnownAlertFacts, type SensorAlertFacts, sensorAlertFacts } from './sensor-alert-facts.js';
-import { reportedLate } from './sprung-clock.js';
+import { reportedLate, setReportedLate } from './sprung-clock.js';
 import { type EpisodeOf, keepEpisodes } from './sprung-episodes.js';
 
 /** What a new notification says; the rest of its row is the outbox's. */
@@ -113,7 +113,11 @@ export class AlertOutbox implements SensorTransitionSink {
           facts: {
             sprungAt,
             reportedAt:
-              event === 'back' || (event === 'sprung' && reportedLate(alert, transition.at, reportedAt)) ? new Date(reportedAt) : undefined,
+              event === 'back' ||
+              (event === 'sprung' && reportedLate(alert, transition.at, reportedAt)) ||
+              (event === 'reset' && !!sprungAt && setReportedLate(alert, sprungAt, transition.at, reportedAt))
+                ? new Date(reportedAt)
+                : undefined,
             setAt: event === 'sprung' ? setAgain.get(transition) : undefined,
             lastHeardAt: event === 'silent' ? sensor.lastReceived : undefined,
             heartbeatSeconds: event === 'silent' ? sensor.heartbeatPeriod : undefined,

@@ -60,6 +60,12 @@ describe(notificationText.name, () => {
     );
   });
 
+  it('says of a Set reported after a step of the 24-hour clock came due how late it was reported', () => {
+    expect(text('reset', '2026-11-24T20:00:00Z', { sprungAt: new Date('2026-11-24T19:00:00Z'), reportedAt: new Date(NOW) })).toBe(
+      'Trap trap-1 set again at 09:00 on 25 Nov (NZDT), after 1 h sprung, reported 1 d 5 h late',
+    );
+  });
+
   it('writes every month in three letters, September too', () => {
     expect(text('tilted', '2026-09-27T01:00:00Z')).toBe('Trap trap-1 tilt sensor says True at 14:00 on 27 Sep (NZDT)');
   });

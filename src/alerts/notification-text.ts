@@ -9,7 +9,8 @@ export interface TextFacts {
   sprungAt?: Date | null;
   /**
    * sprung: when a report that came after a step of the 24-hour clock arrived (sprung-clock.ts
-   * reportedLate); back: when the record that ended the silence arrived.
+   * reportedLate); reset: when a Set reported after a step came due arrived (setReportedLate); back:
+   * when the record that ended the silence arrived.
    */
   reportedAt?: Date;
   /** sprung, reported late: when a later record of the same transaction set the trap again. */
@@ -122,10 +123,12 @@ export function notificationText(event: NotificationEvent, facts: TextFacts): st
       return facts.reportedAt
         ? `Trap ${devId} sprung at ${at}, ${reportedLate(facts.at, facts.reportedAt, facts.setAt, zone, facts.now)}`
         : `Trap ${devId} sprung at ${at}`;
-    case 'reset':
+    case 'reset': {
+      const late = facts.reportedAt ? `, reported ${spokenDuration(facts.reportedAt.getTime() - facts.at.getTime())} late` : '';
       return facts.sprungAt
-        ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung${pastDeadline(facts.sprungAt, facts.at)}`
-        : `Trap ${devId} set again at ${at}`;
+        ? `Trap ${devId} set again at ${at}, after ${spokenDuration(facts.at.getTime() - facts.sprungAt.getTime())} sprung${pastDeadline(facts.sprungAt, facts.at)}${late}`
+        : `Trap ${devId} set again at ${at}${late}`;
+    }
     case 'silent':
       return facts.lastHeardAt && facts.heartbeatSeconds
         ? `Sensor ${devId} silent: last heard at ${siteTime(facts.lastHeardAt, zone, facts.now)}, nothing since within its heartbeat period of ${spokenDuration(facts.heartbeatSeconds * 1000)} (noticed at ${at})`

@@ -126,6 +126,18 @@ export function reportedLate(alert: AlertEntity, sprungAt: Date, reportedAt: num
   return steps(alert).some((step) => sprungAt.getTime() + step.afterSeconds * 1000 < reportedAt);
 }
 
+/**
+ * Whether a trap set at `setAt` and reported at `reportedAt` was reported after a step of the alert's
+ * clock came due while it was set already: the owner may have been told it was still sprung, so its
+ * `reset` says how late it was reported.
+ */
+export function setReportedLate(alert: AlertEntity, sprungAt: Date, setAt: Date, reportedAt: number): boolean {
+  return steps(alert).some((step) => {
+    const dueAt = sprungAt.getTime() + step.afterSeconds * 1000;
+    return setAt.getTime() < dueAt && dueAt < reportedAt;
+  });
+}
+
 /** When each episode's sprung report arrived (its `created`), by its nid; one purged by retention is left out. */
 async function reportTimes(manager: EntityManager, episodes: SprungEpisodeEntity[]): Promise<Map<number, number>> {
   const records = await manager.getRepository(SensorRecordEntity).find({
