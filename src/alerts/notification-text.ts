@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from '../common/time/month-names.js';
 import { type NotificationEvent, SPRUNG_DEADLINE_SECONDS } from './alert-events.js';
 
 export interface TextFacts {
@@ -41,13 +42,10 @@ export function siteTime(at: Date, timeZone: string, now: number, always: 'date'
   const day = siteDay(at, timeZone);
   const date =
     always === 'date' || day !== today
-      ? ` on ${Number(part('day'))} ${MONTHS[Number(part('month')) - 1]}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${part('year')}`}`
+      ? ` on ${Number(part('day'))} ${MONTH_NAMES[Number(part('month')) - 1]}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${part('year')}`}`
       : '';
   return `${part('hour')}:${part('minute')}${date} (${part('timeZoneName')})`;
 }
-
-/** The months as every line says them, three letters each (English locales write September `Sept`). */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `2026-11-26`: the date at the site. */
 function siteDay(at: Date, timeZone: string): string {

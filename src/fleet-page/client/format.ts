@@ -3,6 +3,7 @@
  * sprung trap, a low battery. Plain functions of their inputs and the time, so that they are tested
  * without a browser (format.spec.ts).
  */
+import { MONTH_NAMES } from '../../common/time/month-names';
 
 export type SensorState = 'ok' | 'overdue' | 'no_heartbeat' | 'expired';
 
@@ -86,9 +87,6 @@ export function volts(voltage: string | null | undefined): string {
   return voltage === null || voltage === undefined || voltage === '' ? 'unknown' : `${voltage} V`;
 }
 
-/** Three letters each, as the alerts write them (English locales write September `Sept`). */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /**
  * Day, month and 24-hour time in the site's time zone, "12 Mar 14:02", with the year when it is not
  * the site's current year ("12 Mar 2025 14:02"): a record from another year must not read as this year's.
@@ -110,7 +108,7 @@ export function siteTimeFormatter(timeZone: string, now: () => number = Date.now
   return (instant) => {
     const part = parts(instant);
     const year = part('year') === parts(now())('year') ? '' : ` ${part('year')}`;
-    return `${Number(part('day'))} ${MONTHS[Number(part('month')) - 1]}${year} ${part('hour')}:${part('minute')}`;
+    return `${Number(part('day'))} ${MONTH_NAMES[Number(part('month')) - 1]}${year} ${part('hour')}:${part('minute')}`;
   };
 }
 
