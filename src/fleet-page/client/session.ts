@@ -1,10 +1,9 @@
-import { duration } from './format';
-
 /**
  * The signed-in user's tokens, held in this module's memory only: never in localStorage,
  * sessionStorage, a cookie or a URL, so that they leave with the tab. The page is a public OAuth
  * client (it has no secret): it sends its client id with the password and refresh grants.
  */
+import { duration } from './format';
 
 interface TokenAnswer {
   access_token: string;
@@ -121,10 +120,15 @@ export class Session {
   }
 }
 
-/** The answer's Retry-After, from 1 to 30 s; 5 s when it gives none or there is no answer. */
+/** The answer's Retry-After in seconds (the service sends seconds, never a date), or null without one. */
+function retryAfterSeconds(response: Response | null): number | null {
+  const seconds = Number(response?.headers.get('Retry-After') ?? NaN);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** How long to wait before asking again: the answer's Retry-After within 1 to 30 s; 5 s without one. */
 function retryAfterMs(response: Response | null): number {
-  const seconds = Number(response?.headers.get('Retry-After') ?? 5);
-  return Math.min(30, Math.max(1, Number.isFinite(seconds) ? seconds : 5)) * 1000;
+  return Math.min(30, Math.max(1, retryAfterSeconds(response) ?? 5)) * 1000;
 }
 
 /** The sentence for a refused password grant (docs/interface.md#errors-of-the-token-endpoint). */
@@ -133,9 +137,8 @@ async function signInFailure(response: Response): Promise<string> {
   if (response.status === 400 && body.error === 'invalid_grant') return 'The user name or password is wrong.';
   if (response.status === 400) return 'Enter a user name and a password.';
   if (response.status === 429) {
-    const seconds = Number(response.headers.get('Retry-After'));
-    const wait =
-      Number.isFinite(seconds) && seconds > 0 ? ` Try again in ${duration(Math.ceil(seconds / 60) * 60_000)}.` : ' Try again later.';
+    const seconds = retryAfterSeconds(response);
+    const wait = seconds === null ? ' Try again later.' : ` Try again in ${duration(Math.ceil(seconds / 60) * 60_000)}.`;
     // The name's limit says "account"; unlike the address's, an administrator can lift it (user:unblock).
     if (body.error_description?.includes('account'))
       return `Too many failed sign-ins for this name.${wait} An administrator can unblock it sooner.`;
