@@ -42,6 +42,14 @@ describe('Alerts', () => {
     if (readings.data !== undefined) body.payload_fields.field_data = [{ value: readings.data }];
     await submit(testApp.app, body, { token: caller.accessToken, format: 'json' }).expect(201);
   };
+  /** The reports as one batch, each with an hourly heartbeat like `send`'s. */
+  const sendBatch = async (caller: { accessToken: string }, reports: Report[]) => {
+    await submitBatch(
+      testApp.app,
+      reports.map((report) => reportBody({ timeout: 3600, ...report })),
+      { token: caller.accessToken },
+    ).expect(201);
+  };
   // Device times from two hours before the clock's now: recent enough that no 24-hour step is due.
   const deviceInstant = (minutes: number) => new Date(Math.floor(clock.now() / 60_000) * 60_000 - 2 * HOUR_MS + minutes * 60_000);
   const deviceTime = (minutes: number) => deviceInstant(minutes).toISOString();
@@ -277,11 +285,7 @@ describe('Alerts', () => {
       ...[2.9, 3.5, 3.6, 3.2, 3.35, 3.5, 3.2].map((voltage, index) => ({ dev_id: 'bait-4', time: deviceTime(index + 1), voltage })),
       ...[3.25, 3.1, 3.45, 3.2].map((voltage, index) => ({ dev_id: 'bait-5', time: deviceTime(index + 1), voltage })),
     ];
-    await submitBatch(
-      testApp.app,
-      reports.map((report) => reportBody({ timeout: 3600, ...report })),
-      { token: owner.accessToken },
-    ).expect(201);
+    await sendBatch(owner, reports);
     // The batch left the 3.0 V alert armed for bait-4 (3.5 V after 2.9 V), the 3.3 V one fired (3.2 V last).
     await send(owner, { dev_id: 'bait-4', time: deviceTime(8), voltage: 2.95 });
 
@@ -527,11 +531,7 @@ describe('Alerts', () => {
       { dev_id: 'trap-backlog', time: sprungAt.toISOString(), event: 'Sprung', status: 'Sprung' },
       { dev_id: 'trap-backlog', time: setAt.toISOString(), event: 'Set', status: 'Set' },
     ];
-    await submitBatch(
-      testApp.app,
-      reports.map((report) => reportBody({ timeout: 3600, ...report })),
-      { token: owner.accessToken },
-    ).expect(201);
+    await sendBatch(owner, reports);
     await until(() => receiver.received.length >= 2);
 
     const zone = testApp.app.get<AppConfig>(APP_CONFIG).siteTimezone;
@@ -748,11 +748,7 @@ describe('Alerts', () => {
       { dev_id: 'trap-h', time: deviceTime(10), event: 'Set', status: 'Set' },
       { dev_id: 'trap-h', time: deviceTime(20), event: 'Sprung', status: 'Sprung' },
     ];
-    await submitBatch(
-      testApp.app,
-      reports.map((report) => reportBody({ timeout: 3600, ...report })),
-      { token: owner.accessToken },
-    ).expect(201);
+    await sendBatch(owner, reports);
 
     const episodes = await testApp.dataSource.getRepository(SprungEpisodeEntity).find({ where: { devId: 'trap-h' }, order: { id: 'ASC' } });
     expect(episodes.map((episode) => [episode.sprungAt.getTime(), episode.resetAt?.getTime() ?? null])).toEqual([
@@ -769,11 +765,7 @@ describe('Alerts', () => {
       { dev_id: 'trap-i', time: deviceTime(10), event: 'Set', status: 'Set' },
       { dev_id: 'trap-k', time: deviceTime(2), event: 'Sprung', status: 'Sprung' },
     ];
-    await submitBatch(
-      testApp.app,
-      reports.map((report) => reportBody({ timeout: 3600, ...report })),
-      { token: owner.accessToken },
-    ).expect(201);
+    await sendBatch(owner, reports);
     await until(() => receiver.received.length >= 4);
 
     const episodes = testApp.dataSource.getRepository(SprungEpisodeEntity);
